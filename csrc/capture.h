@@ -1,0 +1,36 @@
+// capture.h: collect what this copy of LLVM prints while a capture is alive.
+//
+// LLVM's command-line library reports a bad option value, and prints option
+// values and help, only to its global outs()/errs() streams; it has no
+// parameter to send that text elsewhere. To return that text in a result
+// instead of spilling it onto the host process's stderr, the shim defines its
+// own `write` (hidden, so only this copy of LLVM links to it): while an
+// OutputCapture is alive on the calling thread, writes to fd 1 and 2 go to the
+// capture; everything else goes to the kernel unchanged. Other threads and
+// other libraries are not affected. Only on Linux; elsewhere the text goes to
+// stderr as usual and take() returns "".
+#ifndef LLVMPLUG_CAPTURE_H
+#define LLVMPLUG_CAPTURE_H
+
+#include <string>
+
+namespace llvmplug {
+
+class OutputCapture {
+public:
+  OutputCapture();
+  ~OutputCapture();
+  OutputCapture(const OutputCapture &) = delete;
+  OutputCapture &operator=(const OutputCapture &) = delete;
+
+  // Flush LLVM's buffered stdout stream and return (and clear) the text.
+  std::string take();
+
+private:
+  std::string text_;
+  std::string *previous_;
+};
+
+} // namespace llvmplug
+
+#endif

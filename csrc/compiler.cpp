@@ -1,0 +1,295 @@
+#include "compiler.h"
+
+#include "failure.h"
+#include "options.h"
+
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/CodeGen/CommandFlags.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptionsCommandFlags.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <optional>
+
+using namespace llvm;
+
+// llc's codegen flags (-mcpu, -mattr, -relocation-model, ...), registered as
+// LLVM's own cl::opts so that an llc command line works unchanged.
+static codegen::RegisterCodeGenFlags CodeGenFlags;
+static codegen::RegisterMTuneFlag MTuneFlag;
+static mc::RegisterMCTargetOptionsFlags MCFlags;
+
+namespace llvmplug {
+
+namespace {
+
+enum class Output { Object, Assembly, Bitcode, Text };
+
+// The flags the pipeline itself interprets; the rest are LLVM options.
+struct Request {
+  OptimizationLevel level = OptimizationLevel::O2;
+  CodeGenOptLevel codegenLevel = CodeGenOptLevel::Default;
+  std::optional<std::string> passes; // set and empty: skip IR optimisation
+  Output output = Output::Object;
+  std::string triple;
+  std::vector<std::string> llvmFlags;
+};
+
+// Matches -NAME=VALUE, --NAME=VALUE, -NAME VALUE and --NAME VALUE.
+bool takeFlag(const std::vector<std::string> &tokens, size_t &i, StringRef name,
+              std::string &value) {
+  StringRef token = tokens[i];
+  if (!token.consume_front("-"))
+    return false;
+  token.consume_front("-");
+  if (!token.consume_front(name))
+    return false;
+  if (token.consume_front("=")) {
+    value = token.str();
+    return true;
+  }
+  if (!token.empty())
+    return false;
+  if (i + 1 == tokens.size())
+    throw Failure(LLVMPLUG_ERROR_OPTION, "-" + name.str() + " needs a value");
+  value = tokens[++i];
+  return true;
+}
+
+Request parseRequest(StringRef target, StringRef flags) {
+  Request request;
+  request.triple = target.str();
+  std::vector<std::string> tokens = tokenizeFlags(flags);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    StringRef token = tokens[i];
+    std::string value;
+    if (token.size() == 3 && token.starts_with("-O")) {
+      static const std::pair<OptimizationLevel, CodeGenOptLevel> Levels[] = {
+          {OptimizationLevel::O0, CodeGenOptLevel::None},
+          {OptimizationLevel::O1, CodeGenOptLevel::Less},
+          {OptimizationLevel::O2, CodeGenOptLevel::Default},
+          {OptimizationLevel::O3, CodeGenOptLevel::Aggressive}};
+      char digit = token[2];
+      if (digit < '0' || digit > '3')
+        throw Failure(LLVMPLUG_ERROR_OPTION,
+                      "unsupported optimisation level '" + token.str() + "' (use -O0, -O1, -O2 or -O3)");
+      std::tie(request.level, request.codegenLevel) = Levels[digit - '0'];
+    } else if (takeFlag(tokens, i, "passes", value)) {
+      request.passes = value;
+    } else if (takeFlag(tokens, i, "filetype", value)) {
+      if (value == "obj")
+        request.output = Output::Object;
+      else if (value == "asm")
+        request.output = Output::Assembly;
+      else if (value == "bc")
+        request.output = Output::Bitcode;
+      else if (value == "ll")
+        request.output = Output::Text;
+      else
+        throw Failure(LLVMPLUG_ERROR_OPTION,
+                      "unknown -filetype '" + value + "' (use obj, asm, bc or ll)");
+    } else if (takeFlag(tokens, i, "mtriple", value)) {
+      if (!request.triple.empty() && request.triple != value)
+        throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + value +
+                                                 " conflicts with target '" + request.triple + "'");
+      request.triple = value;
+    } else {
+      request.llvmFlags.push_back(tokens[i]);
+    }
+  }
+  return request;
+}
+
+// Collects diagnostics so that an error fails the call instead of being
+// printed to stderr while LLVM returns a broken object.
+struct Diagnostics : DiagnosticHandler {
+  std::string errors, warnings;
+  bool handleDiagnostics(const DiagnosticInfo &info) override {
+    std::string text;
+    raw_string_ostream os(text);
+    DiagnosticPrinterRawOStream printer(os);
+    info.print(printer);
+    switch (info.getSeverity()) {
+    case DS_Error:
+      errors += "error: " + text + "\n";
+      break;
+    case DS_Warning:
+      warnings += "warning: " + text + "\n";
+      break;
+    case DS_Remark:
+      warnings += "remark: " + text + "\n";
+      break;
+    case DS_Note:
+      (errors.empty() ? warnings : errors) += "note: " + text + "\n";
+      break;
+    }
+    return true;
+  }
+};
+
+std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context) {
+  auto start = reinterpret_cast<const unsigned char *>(bytes.data());
+  if (isBitcode(start, start + bytes.size())) {
+    Expected<std::unique_ptr<Module>> module =
+        parseBitcodeFile(MemoryBufferRef(bytes, "<module>"), context);
+    if (!module)
+      throw Failure(LLVMPLUG_ERROR_PARSE, "invalid bitcode: " + toString(module.takeError()));
+    return std::move(*module);
+  }
+  // The IR lexer relies on a NUL after the last byte; the caller's buffer
+  // need not have one, so parse a terminated copy.
+  std::unique_ptr<MemoryBuffer> copy = MemoryBuffer::getMemBufferCopy(bytes, "<module>");
+  SMDiagnostic error;
+  std::unique_ptr<Module> module = parseAssembly(copy->getMemBufferRef(), error, context);
+  if (!module) {
+    std::string text;
+    raw_string_ostream os(text);
+    error.print("", os, /*ShowColors=*/false, /*ShowKindLabel=*/false);
+    throw Failure(LLVMPLUG_ERROR_PARSE, StringRef(text).trim().str());
+  }
+  return module;
+}
+
+std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
+                                                   CodeGenOptLevel level) {
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    throw Failure(LLVMPLUG_ERROR_TARGET,
+                  "unknown target triple '" + triple.str() + "': " + error);
+
+  // LLVM only warns on stderr about an unknown CPU or feature and then
+  // ignores it; a compile for the wrong CPU is a silent wrong result, so
+  // check both against the target's tables first.
+  std::string cpu = codegen::getCPUStr();
+  std::unique_ptr<MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + triple.str() + "'");
+  if (!cpu.empty() && !info->isCPUStringValid(cpu))
+    throw Failure(LLVMPLUG_ERROR_TARGET,
+                  "unknown CPU '" + cpu + "' for target '" + triple.str() + "'");
+  for (const std::string &feature : codegen::getFeatureList()) {
+    StringRef name = StringRef(feature).drop_while([](char c) { return c == '+' || c == '-'; });
+    bool known = any_of(info->getAllProcessorFeatures(),
+                        [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
+    if (!known)
+      throw Failure(LLVMPLUG_ERROR_TARGET,
+                    "unknown CPU feature '" + feature + "' for target '" + triple.str() + "'");
+  }
+
+  TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
+  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
+      codegen::getExplicitCodeModel(), level));
+  if (!machine)
+    throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + triple.str() + "'");
+  return machine;
+}
+
+void optimise(Module &module, TargetMachine &machine, const Request &request) {
+  if (request.passes && request.passes->empty())
+    return;
+  LoopAnalysisManager loops;
+  FunctionAnalysisManager functions;
+  CGSCCAnalysisManager cgsccs;
+  ModuleAnalysisManager modules;
+  PassBuilder builder(&machine);
+  TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+  functions.registerPass([&] { return TargetLibraryAnalysis(libraryInfo); });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+
+  ModulePassManager pipeline;
+  if (request.passes) {
+    if (Error error = builder.parsePassPipeline(pipeline, *request.passes))
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "bad -passes pipeline '" + *request.passes + "': " + toString(std::move(error)));
+  } else if (request.level == OptimizationLevel::O0) {
+    pipeline = builder.buildO0DefaultPipeline(request.level);
+  } else {
+    pipeline = builder.buildPerModuleDefaultPipeline(request.level);
+  }
+  pipeline.run(module, modules);
+}
+
+std::string emit(Module &module, TargetMachine &machine, Output output) {
+  SmallString<0> buffer;
+  raw_svector_ostream os(buffer);
+  if (output == Output::Bitcode) {
+    WriteBitcodeToFile(module, os);
+  } else if (output == Output::Text) {
+    module.print(os, nullptr);
+  } else {
+    legacy::PassManager passes;
+    TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+    passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
+    CodeGenFileType type =
+        output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
+    if (machine.addPassesToEmitFile(passes, os, nullptr, type))
+      throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type");
+    passes.run(module);
+  }
+  return std::string(buffer.str());
+}
+
+} // namespace
+
+Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
+                       StringRef flags) {
+  Request request = parseRequest(target, flags);
+  // Check every LLVM flag before changing any, so a typo changes nothing.
+  std::vector<Setting> settings = options.resolve(request.llvmFlags);
+  ScopedOptions scope(options, settings);
+
+  LLVMContext context;
+  auto handler = std::make_unique<Diagnostics>();
+  Diagnostics &diagnostics = *handler;
+  // Respect the -pass-remarks* filters: otherwise every remark LLVM can
+  // produce (e.g. asm-printer's instruction counts) reaches the handler.
+  context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
+  std::unique_ptr<Module> module = parseModule(bytes, context);
+
+  std::string problems;
+  raw_string_ostream problemStream(problems);
+  if (verifyModule(*module, &problemStream))
+    throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
+
+  Triple triple(Triple::normalize(!request.triple.empty()          ? request.triple
+                                  : !module->getTargetTriple().empty() ? module->getTargetTriple().str()
+                                                                       : sys::getDefaultTargetTriple()));
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, request.codegenLevel);
+  module->setTargetTriple(triple);
+  module->setDataLayout(machine->createDataLayout());
+  codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
+                                 codegen::getTuneCPUStr());
+
+  optimise(*module, *machine, request);
+  if (diagnostics.errors.empty()) {
+    Compiled compiled{emit(*module, *machine, request.output), ""};
+    if (diagnostics.errors.empty()) {
+      compiled.warnings = std::move(diagnostics.warnings);
+      return compiled;
+    }
+  }
+  throw Failure(LLVMPLUG_ERROR_CODEGEN, StringRef(diagnostics.errors).trim().str());
+}
+
+} // namespace llvmplug

@@ -1,0 +1,42 @@
+#include "info.h"
+
+#include "llvmplug.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace llvmplug {
+
+std::string describeLibrary() {
+  std::vector<std::string> features;
+  for (const auto &feature : sys::getHostCPUFeatures())
+    features.push_back((feature.second ? "+" : "-") + feature.getKey().str());
+  std::sort(features.begin(), features.end());
+
+  json::Array targets;
+  for (const Target &target : TargetRegistry::targets())
+    targets.push_back(json::Object{{"name", target.getName()},
+                                   {"description", target.getShortDescription()}});
+
+  json::Object info{{"llvm_version", LLVM_VERSION_STRING},
+                    {"abi_version", LLVMPLUG_ABI_VERSION},
+                    {"host_triple", sys::getDefaultTargetTriple()},
+                    {"process_triple", sys::getProcessTriple()},
+                    {"host_cpu", sys::getHostCPUName()},
+                    {"host_features", json::Array(features)},
+                    {"targets", std::move(targets)}};
+  std::string text;
+  raw_string_ostream os(text);
+  os << json::Value(std::move(info));
+  return text;
+}
+
+} // namespace llvmplug

@@ -1,0 +1,259 @@
+#include "options.h"
+
+#include "capture.h"
+#include "failure.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+
+namespace llvmplug {
+
+namespace {
+
+// Options whose handlers print help or a version and then call exit().
+constexpr StringRef ExitingOptions[] = {"help",      "help-hidden",
+                                        "help-list", "help-list-hidden",
+                                        "h",         "version"};
+
+bool accumulates(const cl::Option &option) {
+  auto flag = option.getNumOccurrencesFlag();
+  return flag == cl::ZeroOrMore || flag == cl::OneOrMore;
+}
+
+std::vector<cl::Option *> distinctOptions(const std::vector<Setting> &settings) {
+  std::vector<cl::Option *> options;
+  for (const Setting &s : settings)
+    if (std::find(options.begin(), options.end(), s.option) == options.end())
+      options.push_back(s.option);
+  return options;
+}
+
+// The registered names closest to `name`, for "did you mean" messages.
+std::string suggestions(StringRef name) {
+  std::vector<std::pair<unsigned, StringRef>> scored;
+  unsigned limit = std::max<unsigned>(2, name.size() / 3);
+  for (const auto &entry : cl::getRegisteredOptions()) {
+    unsigned distance = name.edit_distance(entry.first, true, limit + 1);
+    if (distance <= limit)
+      scored.emplace_back(distance, entry.first);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::string text;
+  for (size_t i = 0; i < scored.size() && i < 3; ++i)
+    text += (i ? ", -" : "-") + scored[i].second.str();
+  return text;
+}
+
+// LLVM prefixes its messages with the program name, empty here.
+std::string tidy(std::string text) {
+  StringRef trimmed = StringRef(text).trim();
+  trimmed.consume_front(":");
+  return trimmed.trim().str();
+}
+
+std::string utf8(StringRef s) {
+  return json::isUTF8(s) ? s.str() : json::fixUTF8(s);
+}
+
+// What printOptionInfo/printOptionValue wrote for one option, parsed.
+// `width` must be what LLVM's help printer passes, the widest option's width:
+// some options (debug-counter) compute their padding as width minus a name
+// length, and a smaller width wraps around into a near-endless indent.
+json::Object describeOption(cl::Option &option, size_t width, bool sticky) {
+  OutputCapture capture;
+  option.printOptionInfo(width);
+  std::string info = capture.take();
+  option.printOptionValue(width, /*Force=*/true);
+  std::string shown = capture.take();
+
+  SmallVector<StringRef, 8> lines;
+  StringRef(info).split(lines, '\n', -1, false);
+  std::string type = "bool";
+  json::Array values;
+  if (!lines.empty()) {
+    StringRef first = lines.front();
+    size_t open = first.find("=<");
+    if (open != StringRef::npos)
+      type = first.substr(open + 2).take_until([](char c) { return c == '>'; }).str();
+    for (StringRef line : ArrayRef(lines).drop_front()) {
+      line = line.ltrim();
+      if (line.consume_front("="))
+        values.push_back(utf8(line.take_until(isSpace)));
+    }
+    if (!values.empty())
+      type = "enum";
+  }
+
+  json::Value value = nullptr, defaultValue = nullptr;
+  StringRef line = StringRef(shown).rtrim();
+  size_t eq = line.find("= ");
+  size_t def = line.rfind(" (default: ");
+  if (eq != StringRef::npos && def != StringRef::npos && def >= eq) {
+    value = utf8(line.slice(eq + 2, def).trim());
+    StringRef d = line.substr(def + 11);
+    d.consume_back(")");
+    if (d != "*no default*")
+      defaultValue = utf8(d);
+  }
+
+  return json::Object{{"name", utf8(option.ArgStr)},
+                      {"type", type},
+                      {"value", std::move(value)},
+                      {"default", std::move(defaultValue)},
+                      {"description", utf8(option.HelpStr)},
+                      {"values", std::move(values)},
+                      {"sticky", sticky}};
+}
+
+} // namespace
+
+std::vector<std::string> tokenizeFlags(StringRef flags) {
+  BumpPtrAllocator allocator;
+  StringSaver saver(allocator);
+  SmallVector<const char *, 16> argv;
+  cl::TokenizeGNUCommandLine(flags, saver, argv);
+  std::vector<std::string> tokens;
+  for (const char *arg : argv)
+    if (arg)
+      tokens.emplace_back(arg);
+  return tokens;
+}
+
+std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const {
+  auto &registered = cl::getRegisteredOptions();
+  std::vector<Setting> settings;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    StringRef token = tokens[i];
+    StringRef body = token;
+    if (!body.consume_front("-") || body.empty() || body == "-")
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "expected an option such as -name=value, got '" + token.str() + "'");
+    body.consume_front("-");
+    auto [name, value] = body.split('=');
+    bool hasValue = body.contains('=');
+
+    if (is_contained(ExitingOptions, name))
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "option '-" + name.str() + "' is not available through llvmplug");
+    auto found = registered.find(name);
+    if (found == registered.end()) {
+      std::string near = suggestions(name);
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "unknown option '-" + name.str() + "'" +
+                        (near.empty() ? std::string() : "; did you mean " + near + "?"));
+    }
+    cl::Option *option = found->second;
+    if (option->isPositional() || option->isSink() || option->isConsumeAfter() ||
+        option->isDefaultOption())
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "option '-" + name.str() + "' is not available through llvmplug");
+
+    std::string written = token.str();
+    if (!hasValue && option->getValueExpectedFlag() == cl::ValueRequired) {
+      if (i + 1 == tokens.size())
+        throw Failure(LLVMPLUG_ERROR_OPTION,
+                      "option '-" + name.str() + "' needs a value (-" + name.str() + "=VALUE)");
+      value = tokens[++i];
+      written += " " + value.str();
+    } else if (hasValue && option->getValueExpectedFlag() == cl::ValueDisallowed) {
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "option '-" + name.str() + "' does not take a value");
+    }
+    settings.push_back(Setting{option, std::move(written), value.str()});
+  }
+  return settings;
+}
+
+void OptionRegistry::apply(const std::vector<Setting> &settings) {
+  std::set<cl::Option *> seen;
+  for (const Setting &s : settings) {
+    // Scalars: the last occurrence wins. Lists: occurrences accumulate, but
+    // start from the default rather than from what was set before.
+    if (seen.insert(s.option).second || !accumulates(*s.option))
+      s.option->reset();
+    OutputCapture capture;
+    if (s.option->addOccurrence(0, s.option->ArgStr, s.value)) {
+      std::string detail = tidy(capture.take());
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "bad value in '" + s.token + "'" +
+                        (detail.empty() ? std::string() : ": " + detail));
+    }
+  }
+}
+
+void OptionRegistry::restore(ArrayRef<cl::Option *> options) const {
+  for (cl::Option *option : options) {
+    option->reset();
+    auto it = sticky_.find(option);
+    if (it == sticky_.end())
+      continue;
+    try {
+      apply(it->second);
+    } catch (const Failure &) {
+      // Cannot happen: these settings were accepted when made sticky. If it
+      // did, the option is left at its default, which is still consistent.
+    }
+  }
+}
+
+void OptionRegistry::setSticky(const std::vector<Setting> &settings) {
+  std::vector<cl::Option *> touched = distinctOptions(settings);
+  try {
+    apply(settings);
+  } catch (...) {
+    restore(touched); // the ledger still holds the previous sticky state
+    throw;
+  }
+  for (cl::Option *option : touched)
+    sticky_[option].clear();
+  for (const Setting &s : settings)
+    sticky_[s.option].push_back(s);
+}
+
+std::string OptionRegistry::describe(StringRef pattern) const {
+  Expected<GlobPattern> glob = GlobPattern::create(pattern.empty() ? "*" : pattern);
+  if (!glob)
+    throw Failure(LLVMPLUG_ERROR_ARGUMENT,
+                  "bad option pattern '" + pattern.str() + "': " + toString(glob.takeError()));
+  std::vector<std::pair<StringRef, cl::Option *>> matching;
+  size_t width = 0;
+  for (const auto &entry : cl::getRegisteredOptions()) {
+    width = std::max(width, entry.second->getOptionWidth());
+    if (glob->match(entry.first))
+      matching.emplace_back(entry.first, entry.second);
+  }
+  std::sort(matching.begin(), matching.end());
+
+  json::Array options;
+  for (auto &[name, option] : matching)
+    options.push_back(describeOption(*option, width, sticky_.count(option) != 0));
+  std::string text;
+  raw_string_ostream os(text);
+  os << json::Value(std::move(options));
+  return text;
+}
+
+ScopedOptions::ScopedOptions(const OptionRegistry &registry,
+                             const std::vector<Setting> &settings)
+    : registry_(registry), touched_(distinctOptions(settings)) {
+  try {
+    OptionRegistry::apply(settings);
+  } catch (...) {
+    registry_.restore(touched_);
+    throw;
+  }
+}
+
+ScopedOptions::~ScopedOptions() { registry_.restore(touched_); }
+
+} // namespace llvmplug

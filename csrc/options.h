@@ -1,0 +1,80 @@
+// options.h: the one place in the shim that reads or writes LLVM cl::opt.
+//
+// Why scoping is needed: every cl::opt is a global of this copy of LLVM, so an
+// option set for one compile would otherwise stay set for every later one.
+// This copy's symbols are hidden, so nothing but this registry can change its
+// options; the registry therefore knows the whole state: LLVM's defaults plus
+// the sticky settings it recorded. Restoring an option means resetting it to
+// its default and re-applying its sticky settings.
+//
+// Concurrency: cl::opt has no locking. Callers hold the runtime lock
+// (runtime.h) for as long as any of these objects is alive.
+#ifndef LLVMPLUG_OPTIONS_H
+#define LLVMPLUG_OPTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llvm::cl {
+class Option;
+}
+
+namespace llvmplug {
+
+// Split a flags string with LLVM's own GNU-style tokenizer (quotes and
+// backslashes as in a POSIX shell).
+std::vector<std::string> tokenizeFlags(llvm::StringRef flags);
+
+// One option occurrence, checked against the registered options but not yet
+// applied.
+struct Setting {
+  llvm::cl::Option *option;
+  std::string token; // as the user wrote it, for messages
+  std::string value;
+};
+
+class OptionRegistry {
+public:
+  // Resolve tokens to settings without changing anything. Throws Failure
+  // (LLVMPLUG_ERROR_OPTION) naming the flag and the closest known names.
+  std::vector<Setting> resolve(llvm::ArrayRef<std::string> tokens) const;
+
+  // Apply settings and keep them for every later compile. All-or-nothing.
+  void setSticky(const std::vector<Setting> &settings);
+
+  // JSON array describing the options whose names match a glob pattern.
+  std::string describe(llvm::StringRef pattern) const;
+
+private:
+  friend class ScopedOptions;
+  // Reset each option to its default, then apply the settings in order.
+  // Throws Failure on a bad value, leaving the options partly applied.
+  static void apply(const std::vector<Setting> &settings);
+  // Return each option to its default plus its sticky settings.
+  void restore(llvm::ArrayRef<llvm::cl::Option *> options) const;
+
+  std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
+};
+
+// Per-call options: applied on construction, restored on destruction, on
+// success and on failure alike.
+class ScopedOptions {
+public:
+  ScopedOptions(const OptionRegistry &registry,
+                const std::vector<Setting> &settings);
+  ~ScopedOptions();
+  ScopedOptions(const ScopedOptions &) = delete;
+  ScopedOptions &operator=(const ScopedOptions &) = delete;
+
+private:
+  const OptionRegistry &registry_;
+  std::vector<llvm::cl::Option *> touched_;
+};
+
+} // namespace llvmplug
+
+#endif

@@ -1,0 +1,79 @@
+#include "runtime.h"
+
+#include "failure.h"
+#include "options.h"
+
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/TargetSelect.h"
+
+#if defined(__GLIBCXX__)
+namespace __gnu_cxx {
+// libstdc++'s hook that releases its emergency exception-allocation pool;
+// without it every unload of the shim leaks that pool.
+void __freeres() noexcept;
+} // namespace __gnu_cxx
+#endif
+
+namespace llvmplug {
+
+namespace {
+
+enum class State { Fresh, Ready, ShutDown };
+State CurrentState = State::Fresh;
+OptionRegistry *Registry = nullptr;
+
+// LLVM's default fatal-error handler prints and calls exit(). Throwing
+// instead unwinds through LLVM's frames (they have unwind tables although
+// LLVM is built without exceptions) to the C boundary, which reports
+// LLVMPLUG_ERROR_FATAL. LLVM's own frames run no destructors on the way, so
+// the copy's state is suspect afterwards: the Python side reloads it.
+[[noreturn]] void onFatalError(void *, const char *reason, bool) {
+  throw Failure(LLVMPLUG_ERROR_FATAL, reason ? reason : "LLVM fatal error");
+}
+
+[[noreturn]] void onBadAlloc(void *, const char *reason, bool) {
+  throw Failure(LLVMPLUG_ERROR_INTERNAL,
+                std::string("out of memory in LLVM: ") + (reason ? reason : ""));
+}
+
+} // namespace
+
+std::mutex &runtimeLock() {
+  // Constant-initialised with a trivial destructor: nothing runs at unload.
+  static std::mutex lock;
+  return lock;
+}
+
+OptionRegistry &runtime() {
+  if (CurrentState == State::ShutDown)
+    throw Failure(LLVMPLUG_ERROR_SHUTDOWN, "llvmplug_shutdown was called; load the library again");
+  if (CurrentState == State::Fresh) {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    llvm::install_fatal_error_handler(onFatalError, nullptr);
+    llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
+    Registry = new OptionRegistry();
+    CurrentState = State::Ready;
+  }
+  return *Registry;
+}
+
+void shutdownRuntime() {
+  if (CurrentState == State::ShutDown)
+    return;
+  if (CurrentState == State::Ready) {
+    delete Registry;
+    Registry = nullptr;
+    llvm::remove_fatal_error_handler();
+    llvm::remove_bad_alloc_error_handler();
+  }
+  llvm::llvm_shutdown();
+#if defined(__GLIBCXX__)
+  __gnu_cxx::__freeres();
+#endif
+  CurrentState = State::ShutDown;
+}
+
+} // namespace llvmplug

@@ -1,0 +1,72 @@
+"""The shim's C ABI as cffi sees it, taken from the shim's own header.
+
+``csrc/llvmplug.h`` is the single source of truth: the build copies it next to
+the library, and this module hands the region between its ``cdef`` markers to
+cffi unchanged but for the export macro. Nothing is declared twice.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import cffi
+
+from . import errors
+
+LIB_DIR = Path(__file__).resolve().parent / "_lib"
+HEADER = LIB_DIR / "llvmplug.h"
+
+_BEGIN = "/* ---- cdef begin ---- */"
+_END = "/* ---- cdef end ---- */"
+
+
+def cdef_source(header_text: str) -> str:
+    """Return the cffi declarations contained in the text of ``llvmplug.h``."""
+    try:
+        start = header_text.index(_BEGIN) + len(_BEGIN)
+        stop = header_text.index(_END, start)
+    except ValueError:
+        raise errors.LibraryLoadError("llvmplug.h has no cdef markers") from None
+    return re.sub(r"\bLLVMPLUG_API\b", "", header_text[start:stop])
+
+
+@functools.lru_cache(maxsize=None)
+def ffi() -> cffi.FFI:
+    """The one FFI object for the shim's ABI (built on first use)."""
+    try:
+        text = HEADER.read_text(encoding="utf-8")
+    except OSError as error:
+        raise errors.LibraryLoadError(
+            f"llvmplug's shim is not built ({HEADER} is missing); "
+            "install the package with 'pip install .' rather than importing the source tree"
+        ) from error
+    result = cffi.FFI()
+    result.cdef(cdef_source(text))
+    return result
+
+
+def call(lib: Any, function: str, *args: Any) -> tuple[bytes, str]:
+    """Call an ABI function that produces an ``llvmplug_result``.
+
+    Returns the result's data and message (warnings on success), frees the
+    result, and raises the matching :class:`~llvmplug.errors.LLVMPlugError` on
+    failure. The shim's memory is never held past this call, so nothing
+    Python keeps can outlive an unload of the library.
+    """
+    out = ffi().new("llvmplug_result **")
+    status = getattr(lib, function)(*args, out)
+    result = out[0]
+    if result == ffi().NULL:
+        raise errors.error_for(status, f"{function} returned no result")
+    try:
+        status = lib.llvmplug_result_status(result)
+        message = ffi().string(lib.llvmplug_result_message(result)).decode("utf-8", "replace")
+        data = ffi().unpack(lib.llvmplug_result_data(result), lib.llvmplug_result_size(result))
+    finally:
+        lib.llvmplug_result_free(result)
+    if status != lib.LLVMPLUG_OK:
+        raise errors.error_for(status, message)
+    return data, message

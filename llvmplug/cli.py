@@ -1,0 +1,154 @@
+"""The ``llvmplug`` command: compile IR files and describe the shim."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import errors
+from .plugin import OUTPUTS, Plugin
+
+SUFFIXES = {"obj": ".o", "asm": ".s", "bc": ".bc", "ll": ".ll"}
+
+COMPILE_HELP = """\
+Compile LLVM IR text or bitcode with the llvmplug shim.
+
+Every argument that is not one of the options below is passed to LLVM as an
+llc-style flag: -O0..-O3 (default -O2), -passes=PIPELINE (-passes= alone skips
+IR optimisation), -mcpu=..., -mattr=..., -relocation-model=pic, or any LLVM
+option (see 'llvmplug options'); they apply to this compile only.
+"""
+
+EXAMPLES = """\
+examples:
+  llvmplug compile add.ll -o add.o -O3 -relocation-model=pic
+  llvmplug compile add.ll --emit asm -o - -x86-asm-syntax=intel
+  cat add.bc | llvmplug compile - --emit ll -o add.opt.ll
+  llvmplug info
+  llvmplug options 'x86-*'
+"""
+
+# Our own options; every other argument is an LLVM flag. argparse cannot be
+# left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
+_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit")
+
+
+def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    ours: list[str] = []
+    llvm: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        name = arg.split("=", 1)[0]
+        if arg in _OURS_WITH_VALUE:
+            ours += [arg, next(args, "")]
+        elif name in _OURS_WITH_VALUE[1:] or arg in ("-h", "--help") or not arg.startswith("-") or arg == "-":
+            ours.append(arg)
+        else:
+            llvm.append(arg)
+    return ours, llvm
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="llvmplug",
+        description="LLVM as a compiler library without LLVM's global state.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    compile_ = commands.add_parser(
+        "compile",
+        help="compile an IR or bitcode file",
+        description=COMPILE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
+        "[-O0..-O3] [LLVM flags...]",
+    )
+    compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
+    compile_.add_argument(
+        "-o", "--output", metavar="OUT",
+        help="output file; '-' writes stdout (default: IN with the output's suffix, "
+        "or stdout when IN is '-')",
+    )
+    compile_.add_argument("--target", metavar="TRIPLE", help="target triple (default: the module's, else the host's)")
+    compile_.add_argument("--emit", choices=OUTPUTS, default="obj", help="what to produce (default: obj)")
+
+    info = commands.add_parser("info", help="show LLVM version, host and targets")
+    info.add_argument("--json", action="store_true", help="print the raw JSON")
+
+    options = commands.add_parser("options", help="list LLVM options with their values")
+    options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
+    options.add_argument("--json", action="store_true", help="print the raw JSON")
+    return parser
+
+
+def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
+    if args.input == "-":
+        module = sys.stdin.buffer.read()
+    else:
+        module = Path(args.input).read_bytes()
+    output = args.output
+    if output is None:
+        output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
+    with Plugin() as plugin:
+        data = plugin.compile(module, args.target, llvm_flags, output=args.emit)
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        Path(output).write_bytes(data)
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    with Plugin() as plugin:
+        info = plugin.info()
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"LLVM {info['llvm_version']} (llvmplug ABI {info['abi_version'] >> 16}.{info['abi_version'] & 0xFFFF})")
+    print(f"host triple: {info['host_triple']}")
+    print(f"host CPU:    {info['host_cpu']}")
+    print(f"targets:     {', '.join(t['name'] for t in info['targets'])}")
+    enabled = [f[1:] for f in info["host_features"] if f.startswith("+")]
+    print(f"features:    {' '.join(enabled)}")
+    return 0
+
+
+def _options(args: argparse.Namespace) -> int:
+    with Plugin() as plugin:
+        options = plugin.options(args.pattern)
+    if args.json:
+        print(json.dumps(options, indent=2))
+        return 0
+    for option in options:
+        value = "" if option["value"] is None else f" = {option['value']}"
+        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["compile"]:
+        ours, llvm_flags = _split_llvm_flags(argv[1:])
+        argv = ["compile", *ours]
+    else:
+        llvm_flags = []
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "compile":
+            return _compile(args, llvm_flags)
+        if args.command == "info":
+            return _info(args)
+        return _options(args)
+    except errors.LLVMPlugError as error:
+        print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"llvmplug: {error}", file=sys.stderr)
+        return 1

@@ -1,0 +1,88 @@
+"""Exceptions raised by llvmplug.
+
+Every error from the shim arrives as one subclass of :class:`LLVMPlugError`,
+chosen by the status code the C ABI returned, carrying LLVM's diagnostic text.
+"""
+
+from __future__ import annotations
+
+
+class LLVMPlugError(Exception):
+    """Base class of every llvmplug error.
+
+    Attributes:
+        message: the diagnostic text (LLVM's, where LLVM produced it).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ArgumentError(LLVMPlugError, ValueError):
+    """An argument is missing, empty or malformed (a NUL in a string, say)."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument has the wrong Python type."""
+
+
+class ParseError(LLVMPlugError):
+    """The module is neither valid LLVM IR text nor valid bitcode."""
+
+
+class VerifyError(LLVMPlugError):
+    """The module parsed but LLVM's verifier rejects it."""
+
+
+class TargetError(LLVMPlugError):
+    """Unknown target triple, CPU or CPU feature."""
+
+
+class OptionError(LLVMPlugError):
+    """Unknown LLVM option, bad option value, or bad ``-passes`` pipeline."""
+
+
+class CodegenError(LLVMPlugError):
+    """LLVM reported an error diagnostic while optimising or generating code."""
+
+
+class FatalError(LLVMPlugError):
+    """LLVM hit a fatal error; the loaded copy of LLVM must be reloaded."""
+
+
+class InternalError(LLVMPlugError):
+    """Out of memory, or an unexpected failure inside the shim."""
+
+
+class LibraryLoadError(LLVMPlugError):
+    """The shim library is missing, cannot be loaded, or speaks another ABI."""
+
+
+class PluginUnloadedError(LLVMPlugError):
+    """The Plugin was unloaded; reload() it or create a new one."""
+
+
+class LLVMPlugWarning(UserWarning):
+    """LLVM reported warnings or remarks for a compile that succeeded."""
+
+
+# Keyed by the llvmplug_status values of csrc/llvmplug.h; tests check that
+# every status in the header has an entry.
+_BY_STATUS: dict[int, type[LLVMPlugError]] = {
+    1: ArgumentError,
+    2: ParseError,
+    3: VerifyError,
+    4: TargetError,
+    5: OptionError,
+    6: CodegenError,
+    7: FatalError,
+    8: PluginUnloadedError,
+    9: InternalError,
+}
+
+
+def error_for(status: int, message: str) -> LLVMPlugError:
+    """The exception for a status code of the C ABI."""
+    kind = _BY_STATUS.get(status, InternalError)
+    return kind(message or f"llvmplug call failed with status {status}")

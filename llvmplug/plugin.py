@@ -1,0 +1,250 @@
+"""Plugin: one loaded copy of LLVM, with per-call, sticky and reset options."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import threading
+import warnings
+import weakref
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Union
+
+from . import _abi, _loader, errors
+
+Module = Union[str, bytes, bytearray, memoryview]
+Flags = Union[str, Sequence[str]]
+
+OUTPUTS = ("obj", "asm", "bc", "ll")
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise errors.ArgumentTypeError(f"{what} must be a str, not {type(value).__name__}")
+    if "\0" in value:
+        raise errors.ArgumentError(f"{what} contains a NUL character")
+    return value
+
+
+def _module_bytes(module: Any) -> bytes:
+    if isinstance(module, str):
+        data = module.encode("utf-8")
+    elif isinstance(module, (bytes, bytearray, memoryview)):
+        data = bytes(module)
+    else:
+        raise errors.ArgumentTypeError(
+            f"module must be IR text (str) or IR/bitcode (bytes), not {type(module).__name__}"
+        )
+    if not data:
+        raise errors.ArgumentError("module is empty")
+    return data
+
+
+def flags_string(flags: Any) -> str:
+    """One flags string from a string or a sequence of separate flags.
+
+    A sequence is quoted so that LLVM's GNU-style tokenizer (inside the shim)
+    gives back exactly its items.
+    """
+    if isinstance(flags, str):
+        return _text(flags, "flags")
+    if isinstance(flags, (bytes, bytearray)) or not isinstance(flags, Sequence):
+        raise errors.ArgumentTypeError(
+            f"flags must be a str or a sequence of str, not {type(flags).__name__}"
+        )
+    return shlex.join(_text(flag, "each flag") for flag in flags)
+
+
+class Plugin:
+    """One loaded copy of the llvmplug shim: an LLVM of its own.
+
+    ``Plugin()`` loads the package's shim (the copy that :func:`llvmplug.compile`
+    also uses, so only one such Plugin can be loaded at a time);
+    ``Plugin(private=True)`` loads a private copy of the file, whose LLVM
+    options and state are independent of every other copy.
+
+    A Plugin is safe to use from several threads: calls on one Plugin run one
+    at a time (LLVM's options are global to a copy) with the GIL released, and
+    :meth:`unload`/:meth:`reload` wait for calls in progress.
+    """
+
+    def __init__(self, *, private: bool = False, path: str | os.PathLike[str] | None = None) -> None:
+        self._private = private
+        self._source = Path(path) if path is not None else None
+        self._state = threading.Condition()
+        self._active = 0  # calls in progress
+        self._changing = False  # an unload/reload is in progress
+        self._library: _loader.Library | None = None
+        self._finalizer: weakref.finalize | None = None
+        self._load()
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def _load(self) -> None:
+        library = _loader.Library(self._source, private=self._private)
+        self._library = library
+        self._finalizer = weakref.finalize(self, library.close)
+        # At interpreter exit a daemon thread may still be inside the shim;
+        # unmapping it then would crash the exit. The process exit unmaps it
+        # anyway, and on POSIX a private copy's file is already gone. Windows
+        # must FreeLibrary before it can delete the copy.
+        self._finalizer.atexit = os.name == "nt"
+
+    def _unload(self) -> None:
+        finalizer, self._finalizer, self._library = self._finalizer, None, None
+        if finalizer is not None:
+            finalizer()
+
+    @contextlib.contextmanager
+    def _changing_state(self) -> Iterator[None]:
+        with self._state:
+            while self._changing:
+                self._state.wait()
+            self._changing = True
+            while self._active:
+                self._state.wait()
+        try:
+            yield
+        finally:
+            with self._state:
+                self._changing = False
+                self._state.notify_all()
+
+    @contextlib.contextmanager
+    def _calling(self) -> Iterator[Any]:
+        with self._state:
+            while self._changing:
+                self._state.wait()
+            if self._library is None:
+                raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
+            self._active += 1
+            lib = self._library.lib
+        try:
+            yield lib
+        finally:
+            with self._state:
+                self._active -= 1
+                if not self._active:
+                    self._state.notify_all()
+
+    def unload(self) -> None:
+        """Shut this copy's LLVM down and unmap the library. Idempotent.
+
+        Waits for calls in progress on other threads. Afterwards every method
+        but :meth:`reload` raises :class:`PluginUnloadedError`.
+        """
+        with self._changing_state():
+            self._unload()
+
+    close = unload
+
+    def reload(self) -> None:
+        """Unload and load again: every LLVM option returns to its default."""
+        with self._changing_state():
+            self._unload()
+            self._load()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the library is currently loaded."""
+        return self._library is not None
+
+    @property
+    def private(self) -> bool:
+        """Whether this Plugin holds a private copy of the shim."""
+        return self._private
+
+    @property
+    def path(self) -> Path:
+        """The file this Plugin loads (for a private Plugin, the original)."""
+        return self._source if self._source is not None else _loader.library_path()
+
+    @property
+    def loaded_path(self) -> Path | None:
+        """The file actually mapped: the private copy's path, if private."""
+        library = self._library
+        return library.path if library is not None else None
+
+    def __enter__(self) -> Plugin:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.unload()
+
+    def __repr__(self) -> str:
+        state = "loaded" if self.loaded else "unloaded"
+        kind = "private " if self._private else ""
+        return f"<llvmplug.Plugin {kind}{state} {self.path}>"
+
+    # -- calls -------------------------------------------------------------
+
+    def compile(
+        self,
+        module: Module,
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        output: str = "obj",
+    ) -> bytes:
+        """Compile LLVM IR (text or bitcode) and return the output bytes.
+
+        Args:
+            module: LLVM IR text (``str`` or ``bytes``) or bitcode (``bytes``,
+                raw or wrapped; detected by its magic number).
+            target: a target triple; ``None`` uses the module's own triple, or
+                the host's when the module has none.
+            flags: llc-style flags, as one string or a sequence of flags:
+                ``-O0``..``-O3`` (default ``-O2``), ``-passes=PIPELINE`` (``-passes=``
+                skips IR optimisation), ``-mcpu=...``, ``-mattr=...``,
+                ``-relocation-model=pic``, or any LLVM option, which applies to
+                this call only.
+            output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
+                ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
+
+        Raises:
+            ArgumentError: bad argument values or types.
+            ParseError, VerifyError, TargetError, OptionError, CodegenError,
+            FatalError: what LLVM reported, with its message.
+            PluginUnloadedError: the Plugin was unloaded.
+        """
+        data = _module_bytes(module)
+        triple = b"" if target is None else _text(target, "target").encode()
+        if output not in OUTPUTS:
+            raise errors.ArgumentError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
+        line = f"-filetype={output} {flags_string(flags)}".encode()
+        with self._calling() as lib:
+            result, message = _abi.call(lib, "llvmplug_compile", data, len(data), triple, line)
+        if message:
+            warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
+        return result
+
+    def info(self) -> dict[str, Any]:
+        """LLVM version, ABI version, host triple/CPU/features and targets."""
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_info")
+        return json.loads(data)
+
+    def set_options(self, flags: Flags) -> None:
+        """Set LLVM options for every later compile of this copy.
+
+        They stay until set again or until :meth:`reload`. Per-call flags
+        override them for one call. All flags are checked first: if one is
+        bad, :class:`OptionError` is raised and nothing changes.
+        """
+        line = flags_string(flags).encode()
+        with self._calling() as lib:
+            _abi.call(lib, "llvmplug_set_options", line)
+
+    def options(self, pattern: str | None = None) -> list[dict[str, Any]]:
+        """LLVM's options: name, type, value, default, description, values, sticky.
+
+        Args:
+            pattern: a glob over option names (``"x86-*"``); ``None`` lists all.
+        """
+        glob = b"" if pattern is None else _text(pattern, "pattern").encode()
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_list_options", glob)
+        return json.loads(data)

@@ -1,0 +1,99 @@
+"""Build llvmplug: CMake builds the shim, which lands in llvmplug/_lib/.
+
+The shim is loaded with cffi in ABI mode, so the wheel holds no CPython
+extension: it is tagged py3-none-<platform> and serves every Python 3.
+
+LLVM comes from the mlc-llvm-static build requirement, or from the LLVM
+CMake directory named by LLVMPLUG_LLVM_DIR (its prefix is taken as the
+directory three levels up, e.g. <prefix>/lib/cmake/llvm).
+Other knobs: LLVMPLUG_BUILD_DIR (CMake build tree, default build/shim),
+LLVMPLUG_CMAKE_ARGS (extra CMake arguments), LLVMPLUG_BUILD_JOBS.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Distribution, setup
+from setuptools.command.build_py import build_py
+
+try:
+    from wheel.bdist_wheel import bdist_wheel
+except ImportError:  # pragma: no cover - wheel is a build requirement
+    bdist_wheel = None
+
+ROOT = Path(__file__).resolve().parent
+
+
+def llvm_locations() -> tuple[str, str]:
+    """(LLVM_DIR, CMAKE_PREFIX_PATH) for CMake."""
+    override = os.environ.get("LLVMPLUG_LLVM_DIR")
+    if override:
+        cmake_dir = Path(override).resolve()
+        return str(cmake_dir), str(cmake_dir.parents[2])
+    import mlc_llvm_static
+
+    # The prefix too, or LLVM's zstd/zlib dependencies resolve to the
+    # system's shared libraries (or are not found at all).
+    return mlc_llvm_static.get_cmake_dir(), mlc_llvm_static.get_cmake_prefix_path()
+
+
+def build_shim(destination: Path) -> None:
+    """Configure, build and install the shim (and its header) into destination."""
+    build_dir = Path(os.environ.get("LLVMPLUG_BUILD_DIR", ROOT / "build" / "shim")).resolve()
+    llvm_dir, prefix = llvm_locations()
+    cache = build_dir / "CMakeCache.txt"
+    if cache.exists() and f"LLVM_DIR:PATH={llvm_dir}\n" not in cache.read_text():
+        # Another LLVM (pip's isolated build environment lives at a new temp
+        # path each time): the cached paths of LLVM and its zlib/zstd are
+        # stale, so start the tree afresh.
+        shutil.rmtree(build_dir)
+    configure = [
+        "cmake", "-S", str(ROOT), "-B", str(build_dir),
+        f"-DLLVM_DIR={llvm_dir}", f"-DCMAKE_PREFIX_PATH={prefix}",
+        "-DCMAKE_BUILD_TYPE=Release",
+    ]
+    if shutil.which("ninja") and not cache.exists():
+        configure += ["-G", "Ninja"]
+    configure += shlex.split(os.environ.get("LLVMPLUG_CMAKE_ARGS", ""))
+    jobs = os.environ.get("LLVMPLUG_BUILD_JOBS", str(os.cpu_count() or 2))
+    for command in (
+        configure,
+        ["cmake", "--build", str(build_dir), "--config", "Release", "--parallel", jobs],
+        ["cmake", "--install", str(build_dir), "--config", "Release", "--prefix", str(destination),
+         "--strip"],
+    ):
+        print("llvmplug:", shlex.join(command), flush=True)
+        subprocess.run(command, check=True)
+    shutil.copyfile(ROOT / "csrc" / "llvmplug.h", destination / "llvmplug.h")
+
+
+class BuildPyWithShim(build_py):
+    def run(self) -> None:
+        super().run()
+        build_shim(Path(self.build_lib) / "llvmplug" / "_lib")
+
+
+class BinaryDistribution(Distribution):
+    # The wheel carries a native library: it is a platform wheel.
+    def has_ext_modules(self) -> bool:
+        return True
+
+
+commands = {"build_py": BuildPyWithShim}
+
+if bdist_wheel is not None:
+
+    class PlatformWheel(bdist_wheel):
+        def get_tag(self) -> tuple[str, str, str]:
+            _, _, platform = super().get_tag()
+            return "py3", "none", platform
+
+    commands["bdist_wheel"] = PlatformWheel
+
+setup(cmdclass=commands, distclass=BinaryDistribution)
