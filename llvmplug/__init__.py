@@ -18,6 +18,7 @@ from .errors import (
     ArgumentError,
     ArgumentTypeError,
     CodegenError,
+    CompileTimeoutError,
     FatalError,
     InternalError,
     LibraryLoadError,
@@ -28,6 +29,7 @@ from .errors import (
     PluginUnloadedError,
     TargetError,
     VerifyError,
+    WorkerCrashedError,
 )
 from .plugin import Flags, Module, Plugin
 
@@ -37,6 +39,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "CodegenError",
+    "CompileTimeoutError",
     "FatalError",
     "Flags",
     "InternalError",
@@ -50,6 +53,7 @@ __all__ = [
     "PluginUnloadedError",
     "TargetError",
     "VerifyError",
+    "WorkerCrashedError",
     "compile",
     "default_plugin",
     "info",

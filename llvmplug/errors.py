@@ -63,6 +63,27 @@ class PluginUnloadedError(LLVMPlugError):
     """The Plugin was unloaded; reload() it or create a new one."""
 
 
+class WorkerCrashedError(LLVMPlugError):
+    """The child process of a ``Plugin(isolation="process")`` died during a call.
+
+    A crash inside LLVM (segfault, abort), a kill by a signal or by the
+    out-of-memory killer. The next call starts a fresh child.
+
+    Attributes:
+        returncode: the child's exit status (negative: killed by that signal).
+        signal: the signal's name (``"SIGSEGV"``), or ``None``.
+    """
+
+    def __init__(self, message: str, returncode: int | None = None, signal: str | None = None) -> None:
+        super().__init__(message)
+        self.returncode = returncode
+        self.signal = signal
+
+
+class CompileTimeoutError(LLVMPlugError, TimeoutError):
+    """A compile ran past its ``timeout``; the child process serving it was killed and will be replaced."""
+
+
 class LLVMPlugWarning(UserWarning):
     """LLVM reported warnings or remarks for a compile that succeeded."""
 

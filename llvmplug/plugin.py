@@ -69,11 +69,44 @@ class Plugin:
     A Plugin is safe to use from several threads: calls on one Plugin run one
     at a time (LLVM's options are global to a copy) with the GIL released, and
     :meth:`unload`/:meth:`reload` wait for calls in progress.
+
+    After a :class:`FatalError` LLVM's state in this copy is not trustworthy
+    (the error unwound through LLVM frames that ran no destructors), so the
+    Plugin marks itself :attr:`poisoned` and reloads itself before its next
+    call, re-applying the options given to :meth:`set_options`.
+    ``reload_after_fatal=False`` turns that off: the Plugin then keeps using
+    the suspect copy until you call :meth:`reload`.
+
+    ``Plugin(isolation="process")`` gives the same API served by a child
+    process (see :class:`llvmplug.process.ProcessPlugin`): a crash of LLVM
+    becomes :class:`WorkerCrashedError` instead of ending this process, and
+    ``compile(..., timeout=...)`` works.
     """
 
-    def __init__(self, *, private: bool = False, path: str | os.PathLike[str] | None = None) -> None:
+    def __new__(cls, *args: Any, isolation: str | None = None, **kwargs: Any) -> Plugin:
+        if isolation == "process" and cls is Plugin:
+            from .process import ProcessPlugin
+
+            return super().__new__(ProcessPlugin)
+        if isolation not in (None, "none", "process"):
+            raise errors.ArgumentError(
+                f"isolation must be None (in process) or 'process', not {isolation!r}"
+            )
+        return super().__new__(cls)
+
+    def __init__(
+        self,
+        *,
+        private: bool = False,
+        path: str | os.PathLike[str] | None = None,
+        reload_after_fatal: bool = True,
+        isolation: str | None = None,
+    ) -> None:
         self._private = private
         self._source = Path(path) if path is not None else None
+        self._reload_after_fatal = reload_after_fatal
+        self._poisoned = False  # a FatalError came out of the loaded copy
+        self._sticky: list[bytes] = []  # set_options lines since the last load
         self._state = threading.Condition()
         self._active = 0  # calls in progress
         self._changing = False  # an unload/reload is in progress
@@ -95,8 +128,21 @@ class Plugin:
 
     def _unload(self) -> None:
         finalizer, self._finalizer, self._library = self._finalizer, None, None
+        self._poisoned = False
         if finalizer is not None:
             finalizer()
+
+    def _recover(self) -> None:
+        """Replace a poisoned copy by a fresh one with the same sticky options."""
+        with self._changing_state():
+            if not self._poisoned or self._library is None:
+                return  # another thread recovered first, or unload() ran
+            sticky = self._sticky
+            self._unload()
+            self._load()
+            for line in sticky:
+                _abi.call(self._library.lib, "llvmplug_set_options", line)
+            self._sticky = sticky
 
     @contextlib.contextmanager
     def _changing_state(self) -> Iterator[None]:
@@ -115,6 +161,8 @@ class Plugin:
 
     @contextlib.contextmanager
     def _calling(self) -> Iterator[Any]:
+        if self._poisoned and self._reload_after_fatal:
+            self._recover()
         with self._state:
             while self._changing:
                 self._state.wait()
@@ -124,6 +172,9 @@ class Plugin:
             lib = self._library.lib
         try:
             yield lib
+        except errors.FatalError:
+            self._poisoned = True
+            raise
         finally:
             with self._state:
                 self._active -= 1
@@ -145,12 +196,18 @@ class Plugin:
         """Unload and load again: every LLVM option returns to its default."""
         with self._changing_state():
             self._unload()
+            self._sticky = []
             self._load()
 
     @property
     def loaded(self) -> bool:
         """Whether the library is currently loaded."""
         return self._library is not None
+
+    @property
+    def poisoned(self) -> bool:
+        """Whether a :class:`FatalError` came out of the loaded copy since it was loaded."""
+        return self._poisoned
 
     @property
     def private(self) -> bool:
@@ -188,6 +245,7 @@ class Plugin:
         flags: Flags = (),
         *,
         output: str = "obj",
+        timeout: float | None = None,
     ) -> bytes:
         """Compile LLVM IR (text or bitcode) and return the output bytes.
 
@@ -203,6 +261,8 @@ class Plugin:
                 this call only.
             output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
+            timeout: seconds; only ``Plugin(isolation="process")`` can stop a
+                compile, so in process anything but ``None`` is an ArgumentError.
 
         Raises:
             ArgumentError: bad argument values or types.
@@ -210,6 +270,11 @@ class Plugin:
             FatalError: what LLVM reported, with its message.
             PluginUnloadedError: the Plugin was unloaded.
         """
+        if timeout is not None:
+            raise errors.ArgumentError(
+                "timeout needs Plugin(isolation='process'): a compile running in this "
+                "process cannot be interrupted"
+            )
         data = _module_bytes(module)
         triple = b"" if target is None else _text(target, "target").encode()
         if output not in OUTPUTS:
@@ -237,6 +302,7 @@ class Plugin:
         line = flags_string(flags).encode()
         with self._calling() as lib:
             _abi.call(lib, "llvmplug_set_options", line)
+            self._sticky.append(line)
 
     def options(self, pattern: str | None = None) -> list[dict[str, Any]]:
         """LLVM's options: name, type, value, default, description, values, sticky.

@@ -1,0 +1,104 @@
+"""LLVM's fatal errors in process: a typed error, then a fresh copy before the next call."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+
+import llvmplug
+import pytest
+
+# Another target's intrinsic: x86 instruction selection has no pattern for it,
+# and LLVM's codegen reports that through report_fatal_error, not a diagnostic.
+FOREIGN_INTRINSIC = """
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+define i32 @tid() {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  ret i32 %t
+}
+"""
+X86 = "x86_64-unknown-linux-gnu"
+
+
+def fresh_process_compile(module: str, flags: str, output: str, sticky: str | None = None) -> bytes:
+    """The same compile in a new interpreter that never saw a fatal error."""
+    script = (
+        "import sys, llvmplug\n"
+        "plugin = llvmplug.Plugin()\n"
+        f"if {sticky!r}: plugin.set_options({sticky!r})\n"
+        f"sys.stdout.buffer.write(plugin.compile(sys.stdin.read(), {X86!r}, {flags!r}, output={output!r}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=module.encode(),
+        capture_output=True,
+        check=True,
+        cwd=tempfile.gettempdir(),
+        timeout=120,
+    )
+    return done.stdout
+
+
+def test_fatal_error_is_typed_and_carries_llvms_message():
+    with llvmplug.Plugin(private=True) as plugin:
+        with pytest.raises(llvmplug.FatalError, match="Cannot select: intrinsic %llvm.nvvm.read.ptx.sreg.tid.x"):
+            plugin.compile(FOREIGN_INTRINSIC, X86)
+        assert plugin.poisoned
+
+
+def test_after_fatal_error_output_matches_a_fresh_process(arith_ir):
+    sticky = "-x86-asm-syntax=intel"
+    expected_asm = fresh_process_compile(arith_ir, "-O3", "asm", sticky)
+    expected_obj = fresh_process_compile(arith_ir, "-O1 -relocation-model=pic", "obj", sticky)
+    assert b".intel_syntax" in expected_asm
+    with llvmplug.Plugin(private=True) as plugin:
+        plugin.set_options(sticky)
+        copies = set()
+        for _ in range(3):
+            copy = plugin.loaded_path
+            copies.add(copy)
+            with pytest.raises(llvmplug.FatalError):
+                plugin.compile(FOREIGN_INTRINSIC, X86, "-O3")
+            assert plugin.poisoned
+            # The reload happens before the next call, not after the error.
+            assert plugin.loaded_path == copy
+        assert plugin.compile(arith_ir, X86, "-O3", output="asm") == expected_asm
+        assert not plugin.poisoned
+        copies.add(plugin.loaded_path)
+        assert len(copies) == 4  # every call after a fatal error ran in a new private copy
+        assert plugin.compile(arith_ir, X86, "-O1 -relocation-model=pic") == expected_obj
+
+
+def test_default_compile_recovers_after_fatal_error(arith_ir):
+    expected = fresh_process_compile(arith_ir, "-O2", "obj")
+    with pytest.raises(llvmplug.FatalError):
+        llvmplug.compile(FOREIGN_INTRINSIC, X86)
+    assert llvmplug.default_plugin().poisoned
+    assert llvmplug.compile(arith_ir, X86, "-O2") == expected
+    assert not llvmplug.default_plugin().poisoned
+
+
+def test_reload_after_fatal_can_be_turned_off(arith_ir):
+    with llvmplug.Plugin(private=True, reload_after_fatal=False) as plugin:
+        copy = plugin.loaded_path
+        with pytest.raises(llvmplug.FatalError):
+            plugin.compile(FOREIGN_INTRINSIC, X86)
+        plugin.compile(arith_ir, X86)
+        assert plugin.poisoned
+        assert plugin.loaded_path == copy  # still the suspect copy, as asked
+        plugin.reload()
+        assert not plugin.poisoned
+        assert plugin.loaded_path != copy
+
+
+def test_fatal_error_in_process_isolation_keeps_the_child(arith_ir):
+    expected = fresh_process_compile(arith_ir, "-O2", "obj")
+    with llvmplug.Plugin(isolation="process") as plugin:
+        pid = plugin.worker_pid
+        with pytest.raises(llvmplug.FatalError, match="Cannot select"):
+            plugin.compile(FOREIGN_INTRINSIC, X86)
+        # The child reloads its own copy; no new process is needed.
+        assert plugin.compile(arith_ir, X86, "-O2") == expected
+        assert plugin.worker_pid == pid
