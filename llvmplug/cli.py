@@ -29,6 +29,7 @@ examples:
   cat add.bc | llvmplug compile - --emit ll -o add.opt.ll
   llvmplug info
   llvmplug options 'x86-*'
+  llvmplug check
 """
 
 # Our own options; every other argument is an LLVM flag. argparse cannot be
@@ -83,6 +84,14 @@ def _parser() -> argparse.ArgumentParser:
     options = commands.add_parser("options", help="list LLVM options with their values")
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
     options.add_argument("--json", action="store_true", help="print the raw JSON")
+
+    check = commands.add_parser(
+        "check", help="check that a built shim hides LLVM (Linux; needs pyelftools)",
+        description="Read the shim's ELF file and check that it exports only llvmplug's C ABI, "
+        "needs only the C library, and can be unloaded (see 'Why hidden symbols' in the README). "
+        "Exits with 1 if any check fails.",
+    )
+    check.add_argument("path", nargs="?", help="the shared library to check (default: the installed shim)")
     return parser
 
 
@@ -131,6 +140,21 @@ def _options(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    try:
+        from . import hygiene
+    except ImportError as error:
+        print(f"llvmplug: 'check' needs pyelftools ({error}); pip install pyelftools", file=sys.stderr)
+        return 1
+    findings = hygiene.check(args.path)
+    print(f"{args.path or hygiene.library_path()}")
+    for finding in findings:
+        print(f"  {'ok  ' if finding.ok else 'FAIL'}  {finding.check}: {finding.detail}")
+    failed = sum(not finding.ok for finding in findings)
+    print(f"{len(findings) - failed} passed, {failed} failed" if failed else "all checks passed")
+    return 1 if failed else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -145,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _compile(args, llvm_flags)
         if args.command == "info":
             return _info(args)
+        if args.command == "check":
+            return _check(args)
         return _options(args)
     except errors.LLVMPlugError as error:
         print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)
