@@ -164,7 +164,7 @@ def check_elf(stream: BinaryIO, expected_functions: set[str]) -> list[Finding]:
         f"{len(exported)} dynamic symbols"
         + (f"; {len(extra)} not in llvmplug.h ({len(llvm)} of them LLVM's): "
            f"{_names(llvm or extra, 4)}" if extra else "")
-        + (f"; missing: {_names(missing)}" if missing else ""),
+        + (f"; missing: {_names(missing, 4)}" if missing else ""),
     ))
 
     cxx_needs = {need for need in version_needs(elf) if CXX_RUNTIME_VERSIONS.match(need)}
