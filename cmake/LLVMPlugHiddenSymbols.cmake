@@ -37,10 +37,12 @@ function(llvmplug_hide_symbols target)
       -Wl,-dead_strip)
   elseif(WIN32)
     # A DLL exports only what is marked __declspec(dllexport): the
-    # LLVMPLUG_API functions. The static CRT (/MT) keeps the wheel free of a
-    # VC++ runtime dependency; it must match how the LLVM SDK was built.
-    set_property(TARGET ${target} PROPERTY
-      MSVC_RUNTIME_LIBRARY "MultiThreaded$<$<CONFIG:Debug>:Debug>")
+    # LLVMPLUG_API functions. The CRT must match the LLVM SDK's: every object
+    # in mlc-llvm-static's win_amd64 libraries is /MD (RuntimeLibrary=
+    # MD_DynamicRelease, /DEFAULTLIB:msvcprt.lib), so a static CRT (/MT)
+    # fails to link (LNK2038). The DLL therefore imports the VC++ runtime
+    # (msvcp140.dll, vcruntime140*.dll); the wheel repair step vendors it.
+    set_property(TARGET ${target} PROPERTY MSVC_RUNTIME_LIBRARY MultiThreadedDLL)
     if(MSVC)
       target_link_options(${target} PRIVATE /OPT:REF /OPT:ICF)
     endif()
