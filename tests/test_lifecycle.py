@@ -1,0 +1,373 @@
+"""Plugin lifecycle: load, unload, reload, and what unloading leaves behind.
+
+Anything that unloads the shared copy, loads several copies or inspects
+process-wide state runs in a fresh interpreter (see lifecycle_support).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import llvmplug
+import pytest
+from elftools.elf.dynamic import DynamicSection
+from elftools.elf.elffile import ELFFile
+from elftools.elf.enums import ENUM_DT_FLAGS_1, ENUM_ST_INFO_BIND
+from elftools.elf.sections import SymbolTableSection
+from llvmplug import _loader
+
+# --import-mode=importlib keeps tests/ off sys.path; the helper lives beside us.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lifecycle_support import SIGACTION_SUPPORTED, generated_module, run_python
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")
+
+STB_GNU_UNIQUE = 10  # pyelftools names this binding value STB_LOOS
+
+
+def test_unload_unmaps_the_shim():
+    result = run_python(
+        r"""
+import gc, json, llvmplug
+from lifecycle_support import mapped
+seen = {}
+shared = llvmplug.Plugin()
+seen["shared loaded"] = mapped(shared.path)
+shared.compile("define i32 @f() { ret i32 1 }")
+shared.unload()
+seen["shared unloaded"] = mapped(shared.path)
+shared.reload()
+seen["shared reloaded"] = mapped(shared.path)
+with shared:
+    shared.compile("define i32 @f() { ret i32 1 }")
+seen["shared after with"] = mapped(shared.path)
+
+private = llvmplug.Plugin(private=True)
+copy = private.loaded_path
+seen["private is a copy"] = copy != private.path
+seen["private loaded"] = mapped(copy)
+seen["original not mapped by private"] = mapped(private.path)
+private.compile("define i32 @f() { ret i32 1 }")
+private.unload()
+seen["private unloaded"] = mapped(copy)
+seen["loaded_path after unload"] = private.loaded_path
+
+collected = llvmplug.Plugin(private=True)
+copy = collected.loaded_path
+collected.compile("define i32 @f() { ret i32 1 }")
+del collected
+gc.collect()
+seen["private garbage-collected"] = mapped(copy)
+print(json.dumps(seen))
+"""
+    )
+    assert result == {
+        "shared loaded": True,
+        "shared unloaded": False,
+        "shared reloaded": True,
+        "shared after with": False,
+        "private is a copy": True,
+        "private loaded": True,
+        "original not mapped by private": False,
+        "private unloaded": False,
+        "loaded_path after unload": None,
+        "private garbage-collected": False,
+    }
+
+
+def _dynamic_symbols(elf: ELFFile):
+    for section in elf.iter_sections():
+        if isinstance(section, SymbolTableSection):
+            yield from section.iter_symbols()
+
+
+def test_nothing_in_the_shim_pins_it():
+    """dlclose is a no-op for a library with a unique symbol, NODELETE, or
+    pending thread-local destructors; the shim must have none of them."""
+    with open(_loader.library_path(), "rb") as stream:
+        elf = ELFFile(stream)
+        unique = [s.name for s in _dynamic_symbols(elf) if ENUM_ST_INFO_BIND[s["st_info"]["bind"]] == STB_GNU_UNIQUE]
+        assert unique == []
+        flags_1 = 0
+        for section in elf.iter_sections():
+            if isinstance(section, DynamicSection):
+                for tag in section.iter_tags():
+                    if tag.entry.d_tag == "DT_FLAGS_1":
+                        flags_1 |= tag.entry.d_val
+        assert not flags_1 & ENUM_DT_FLAGS_1["DF_1_NODELETE"]
+        imported = {s.name.split("@")[0] for s in _dynamic_symbols(elf) if s["st_shndx"] == "SHN_UNDEF"}
+        # glibc keeps a library with registered thread_local destructors loaded.
+        assert not imported & {"__cxa_thread_atexit_impl", "__cxa_thread_atexit"}
+        assert "llvmplug_shutdown" in {s.name for s in _dynamic_symbols(elf)}  # the scan saw the symbols
+
+
+@linux_only
+@pytest.mark.skipif(not SIGACTION_SUPPORTED, reason="struct sigaction layout known for x86_64/aarch64 glibc")
+def test_no_threads_or_signal_handlers_are_left_behind():
+    result = run_python(
+        r"""
+import ctypes, json, signal, sys, threading, warnings
+import llvmplug
+from lifecycle_support import generated_module, python_signal_handlers, signal_dispositions, threads
+
+def snapshot():
+    return {"threads": sorted(threads()), "sigaction": {str(k): v for k, v in signal_dispositions().items()},
+            "python": {str(k): v for k, v in python_signal_handlers().items()}}
+
+def changed(a, b):
+    return {kind: sorted(set(a[kind]) ^ set(b[kind]) if kind == "threads" else
+                         [k for k in set(a[kind]) | set(b[kind]) if a[kind].get(k) != b[kind].get(k)])
+            for kind in a}
+
+warnings.simplefilter("ignore")
+ir = generated_module(20)
+before = json.loads(json.dumps(snapshot()))
+plugins = [llvmplug.Plugin(), llvmplug.Plugin(private=True)]
+for plugin in plugins:
+    plugin.info()
+    plugin.options("x86-*")
+    plugin.set_options("-x86-asm-syntax=intel")
+    for output in ("obj", "asm", "bc", "ll"):
+        plugin.compile(ir, flags="-O3", output=output)
+    plugin.compile(ir, target="x86_64-pc-windows-msvc", flags="-O1")
+    try:
+        plugin.compile("not IR")
+    except llvmplug.ParseError:
+        pass
+loaded = json.loads(json.dumps(snapshot()))
+for plugin in plugins:
+    plugin.unload()
+unloaded = json.loads(json.dumps(snapshot()))
+
+# The probes themselves can see a change (so the comparisons above can fail):
+libc = ctypes.CDLL(None)
+libc.signal.restype = ctypes.c_void_p
+libc.signal(signal.SIGUSR2, ctypes.c_void_p(1))  # SIG_IGN, behind Python's back
+stop = threading.Event()
+extra = threading.Thread(target=stop.wait)
+extra.start()
+control = json.loads(json.dumps(snapshot()))
+stop.set(); extra.join()
+print(json.dumps({"loaded": changed(before, loaded), "unloaded": changed(before, unloaded),
+                  "control": changed(before, control), "usr2": signal.SIGUSR2}))
+"""
+    )
+    nothing = {"threads": [], "sigaction": [], "python": []}
+    assert result["loaded"] == nothing
+    assert result["unloaded"] == nothing
+    assert len(result["control"]["threads"]) == 1
+    assert result["control"]["sigaction"] == [str(result["usr2"])]
+
+
+def test_thread_that_compiled_can_exit_after_unload():
+    """Nothing per-thread (TLS destructors, pthread key destructors) may point
+    into the unmapped library when a thread that used it exits."""
+    result = run_python(
+        r"""
+import json, threading, llvmplug
+from lifecycle_support import generated_module, mapped
+plugins = [llvmplug.Plugin(), llvmplug.Plugin(private=True)]
+compiled, unloaded = threading.Event(), threading.Event()
+def worker():
+    for plugin in plugins:
+        plugin.compile(generated_module(5), flags="-O3")
+        plugin.compile(generated_module(2), flags="-O0 -x86-asm-syntax=intel", output="asm")
+        try:
+            plugin.compile("define i32 @f( {")
+        except llvmplug.ParseError:
+            pass
+    compiled.set()
+    unloaded.wait()
+threads = [threading.Thread(target=worker) for _ in range(3)]
+for t in threads: t.start()
+compiled.wait()
+paths = [p.loaded_path for p in plugins]
+for plugin in plugins: plugin.unload()
+unloaded.set()
+for t in threads: t.join()
+print(json.dumps([mapped(p) for p in paths]))
+"""
+    )
+    assert result == [False, False]
+
+
+# -- unloaded plugins --------------------------------------------------------
+
+
+def test_methods_of_an_unloaded_plugin_raise(arith_ir):
+    plugin = llvmplug.Plugin(private=True)
+    plugin.unload()
+    assert not plugin.loaded
+    calls = [
+        lambda: plugin.compile(arith_ir),
+        lambda: plugin.info(),
+        lambda: plugin.options(),
+        lambda: plugin.set_options("-x86-asm-syntax=intel"),
+    ]
+    for call in calls:
+        with pytest.raises(llvmplug.PluginUnloadedError):
+            call()
+    assert issubclass(llvmplug.PluginUnloadedError, llvmplug.LLVMPlugError)
+
+
+def test_unload_and_reload_are_idempotent(arith_ir):
+    plugin = llvmplug.Plugin(private=True)
+    reference = plugin.compile(arith_ir)
+    plugin.unload()
+    plugin.unload()
+    assert not plugin.loaded and plugin.loaded_path is None
+    plugin.reload()
+    plugin.reload()
+    assert plugin.loaded
+    assert plugin.compile(arith_ir) == reference
+    with plugin as same:
+        assert same is plugin
+        assert same.compile(arith_ir) == reference
+    assert not plugin.loaded
+    plugin.unload()
+    with pytest.raises(llvmplug.PluginUnloadedError):
+        plugin.compile(arith_ir)
+
+
+def test_only_one_plugin_may_load_the_shared_file():
+    result = run_python(
+        r"""
+import json, llvmplug
+first = llvmplug.Plugin()
+try:
+    llvmplug.Plugin()
+    outcome = "loaded twice"
+except llvmplug.LibraryLoadError:
+    outcome = "refused"
+first.unload()
+second = llvmplug.Plugin()  # free again once the first is unloaded
+second.compile("define i32 @f() { ret i32 1 }")
+print(json.dumps(outcome))
+"""
+    )
+    assert result == "refused"
+
+
+# -- unload/reload during a compile ------------------------------------------
+
+
+def test_unload_and_reload_wait_for_a_compile_in_flight():
+    result = run_python(
+        r"""
+import json, sys, threading, time, warnings
+import llvmplug
+from lifecycle_support import generated_module, mapped
+warnings.simplefilter("ignore")
+ir = generated_module(70)
+outcomes = []
+for private in (False, True):
+    plugin = llvmplug.Plugin(private=private)
+    start = time.perf_counter()
+    reference = plugin.compile(ir, flags="-O3")
+    duration = time.perf_counter() - start
+    for action in ("unload", "reload"):
+        for delay in (0.0, 0.3 * duration):
+            got = {}
+            started, done = threading.Event(), threading.Event()
+            def worker():
+                started.set()
+                try:
+                    got["output"] = plugin.compile(ir, flags="-O3")
+                except BaseException as error:
+                    got["error"] = repr(error)
+                done.set()
+            thread = threading.Thread(target=worker)
+            thread.start()
+            started.wait()
+            time.sleep(0.02 + delay)
+            in_flight = not done.is_set()
+            getattr(plugin, action)()
+            thread.join()
+            outcomes.append({
+                "private": private, "action": action, "in_flight": in_flight,
+                "error": got.get("error"), "same_output": got.get("output") == reference,
+                "loaded": plugin.loaded,
+            })
+            if not plugin.loaded:
+                plugin.reload()
+    plugin.unload()
+print(json.dumps({"outcomes": outcomes}))
+"""
+    )
+    for outcome in result["outcomes"]:
+        assert outcome["in_flight"], outcome  # otherwise the scenario did not happen
+        assert outcome["error"] is None, outcome
+        assert outcome["same_output"], outcome
+        assert outcome["loaded"] == (outcome["action"] == "reload"), outcome
+
+
+def test_reloads_between_compiles_on_many_threads():
+    result = run_python(
+        r"""
+import json, threading, time, warnings
+import llvmplug
+from lifecycle_support import generated_module
+warnings.simplefilter("ignore")
+ir = generated_module(10)
+plugin = llvmplug.Plugin(private=True)
+reference = plugin.compile(ir, flags="-O2")
+plugin.set_options("-x86-asm-syntax=intel")
+bad, calls = [], []
+def worker():
+    for _ in range(15):
+        out = plugin.compile(ir, flags="-O2")
+        calls.append(1)
+        if out != reference:
+            bad.append(len(out))
+threads = [threading.Thread(target=worker) for _ in range(4)]
+for t in threads: t.start()
+reloads = 0
+while any(t.is_alive() for t in threads):
+    plugin.reload()
+    reloads += 1
+    time.sleep(0.05)  # reload() takes precedence over new calls: leave them room
+for t in threads: t.join()
+asm = plugin.compile(ir, output="asm")
+print(json.dumps({"bad": bad, "calls": len(calls), "reloads": reloads, "syntax": asm.split()[0].decode()}))
+"""
+    )
+    assert result["bad"] == []
+    assert result["calls"] == 60
+    assert result["reloads"] >= 2
+    assert result["syntax"] == ".att_syntax"  # the sticky option set before the reloads is gone
+
+
+def test_reset_reloads_the_default_plugin():
+    result = run_python(
+        r"""
+import json, llvmplug
+from lifecycle_support import mapped
+ir = "define i32 @f(i32 %x) { %y = add i32 %x, 1\n ret i32 %y }"
+plugin = llvmplug.default_plugin()
+plugin.set_options("-x86-asm-syntax=intel")
+before = llvmplug.compile(ir, output="asm").split()[0].decode()
+llvmplug.reset()
+after = llvmplug.compile(ir, output="asm").split()[0].decode()
+[option] = llvmplug.default_plugin().options("x86-asm-syntax")
+print(json.dumps({"before": before, "after": after, "same": llvmplug.default_plugin() is plugin,
+                  "loaded": plugin.loaded, "sticky": option["sticky"], "value": option["value"],
+                  "mapped": mapped(plugin.path)}))
+"""
+    )
+    assert result == {
+        "before": ".intel_syntax",
+        "after": ".att_syntax",
+        "same": True,
+        "loaded": True,
+        "sticky": False,
+        "value": "att",
+        "mapped": True,
+    }
+
+
+def test_generated_module_compiles(arith_ir):
+    # The generator feeds the lifecycle scenarios: it must be valid IR with
+    # one function per requested kernel.
+    ir = llvmplug.compile(generated_module(3), output="ll").decode()
+    assert ir.count("define void @kernel") == 3
