@@ -283,19 +283,6 @@ def scenario_everything(path: str) -> dict[str, Any]:
     return result
 
 
-def scenario_shim_after_system(path: str, shim: str) -> dict[str, Any]:
-    """The negative control's scenario: a system libLLVM RTLD_GLOBAL, then a given shim file."""
-    import llvmplug
-
-    neighbour = SystemLLVM(path)
-    print("neighbour loaded", flush=True)
-    with llvmplug.Plugin(path=shim) as plugin:
-        print("shim loaded", flush=True)
-        result = {"plug": plug(plugin)}
-    result["neighbour_asm"] = neighbour.emit_asm()
-    return result
-
-
 SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
     "clean": scenario_clean,
     "system-clean": scenario_system_clean,
@@ -306,7 +293,6 @@ SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
     "numba": scenario_numba,
     "torch": scenario_torch,
     "everything": scenario_everything,
-    "shim-after-system": scenario_shim_after_system,
 }
 
 
