@@ -32,6 +32,7 @@ from .errors import (
     WorkerCrashedError,
 )
 from .plugin import Flags, Module, Plugin
+from .pool import Pool
 
 __version__ = "0.1.0"
 
@@ -50,6 +51,7 @@ __all__ = [
     "OptionError",
     "ParseError",
     "Plugin",
+    "Pool",
     "PluginUnloadedError",
     "TargetError",
     "VerifyError",

@@ -1,0 +1,165 @@
+"""Pool: several independent LLVMs compiling in parallel.
+
+One Plugin serves one call at a time (LLVM's options are global to a copy),
+so parallel compiles need several copies: private in-process copies
+(``isolation="thread"``) or child processes (``isolation="process"``).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from . import errors
+from .plugin import Flags, Module, Plugin
+
+ISOLATIONS = ("thread", "process")
+
+
+class Pool:
+    """``size`` workers, each an independent LLVM; a ``concurrent.futures``-style front.
+
+    Args:
+        size: number of workers, hence of compiles that run at once.
+        isolation: ``"thread"``: each worker is a ``Plugin(private=True)`` in
+            this process (cheap, but a crash in LLVM ends the process);
+            ``"process"``: each worker is a ``Plugin(isolation="process")``
+            (a crash or timeout costs one child, which is replaced).
+        reload_after_fatal: passed to every worker's Plugin.
+
+    A call goes to whichever worker is free; workers share no LLVM state, so
+    a result never depends on which worker served it. Use it as a context
+    manager or call :meth:`close`.
+    """
+
+    def __init__(self, size: int, isolation: str = "thread", *, reload_after_fatal: bool = True) -> None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise errors.ArgumentTypeError(f"size must be an int, not {type(size).__name__}")
+        if size < 1:
+            raise errors.ArgumentError(f"size must be at least 1, not {size}")
+        if isolation not in ISOLATIONS:
+            raise errors.ArgumentError(f"isolation must be 'thread' or 'process', not {isolation!r}")
+        self._isolation = isolation
+        self._idle: queue.SimpleQueue[Plugin] = queue.SimpleQueue()
+        self._plugins: list[Plugin] = []
+        self._closed = False
+        self._lock = threading.Lock()
+        try:
+            for _ in range(size):
+                if isolation == "thread":
+                    plugin = Plugin(private=True, reload_after_fatal=reload_after_fatal)
+                else:
+                    plugin = Plugin(isolation="process", reload_after_fatal=reload_after_fatal)
+                self._plugins.append(plugin)
+                self._idle.put(plugin)
+        except BaseException:
+            for plugin in self._plugins:
+                plugin.unload()
+            raise
+        # As many threads as workers: a task that starts always finds a free worker.
+        self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="llvmplug-pool")
+
+    def _run(self, module: Module, target: str | None, flags: Flags, output: str, timeout: float | None) -> bytes:
+        plugin = self._idle.get()
+        try:
+            return plugin.compile(module, target, flags, output=output, timeout=timeout)
+        finally:
+            self._idle.put(plugin)
+
+    def submit(
+        self,
+        module: Module,
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        output: str = "obj",
+        timeout: float | None = None,
+    ) -> Future[bytes]:
+        """Queue a compile; the Future's result is :meth:`Plugin.compile`'s.
+
+        ``timeout`` needs ``isolation="process"`` (as for a Plugin).
+        """
+        with self._lock:
+            if self._closed:
+                raise errors.PluginUnloadedError("this Pool was closed")
+            return self._executor.submit(self._run, module, target, flags, output, timeout)
+
+    def compile(
+        self,
+        module: Module,
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        output: str = "obj",
+        timeout: float | None = None,
+    ) -> bytes:
+        """Compile on a free worker and wait for the result. See :meth:`Plugin.compile`."""
+        return self.submit(module, target, flags, output=output, timeout=timeout).result()
+
+    def map(
+        self,
+        modules: Iterable[Module],
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        output: str = "obj",
+        timeout: float | None = None,
+    ) -> Iterator[bytes]:
+        """Compile every module (all submitted at once); results in input order.
+
+        Like :meth:`concurrent.futures.Executor.map`, iterating raises the
+        first failed compile's error when it reaches it.
+        """
+        futures = [self.submit(m, target, flags, output=output, timeout=timeout) for m in modules]
+
+        def results() -> Iterator[bytes]:
+            try:
+                for future in futures:
+                    yield future.result()
+            finally:
+                for future in futures:
+                    future.cancel()
+
+        return results()
+
+    @property
+    def size(self) -> int:
+        """The number of workers."""
+        return len(self._plugins)
+
+    @property
+    def isolation(self) -> str:
+        """``"thread"`` or ``"process"``."""
+        return self._isolation
+
+    @property
+    def plugins(self) -> tuple[Plugin, ...]:
+        """The workers' Plugins (for inspection, e.g. ``worker_pid``)."""
+        return tuple(self._plugins)
+
+    def close(self, *, cancel_pending: bool = False) -> None:
+        """Wait for queued compiles (or cancel them), then unload every worker. Idempotent."""
+        with self._lock:
+            self._closed = True
+        self._executor.shutdown(wait=True, cancel_futures=cancel_pending)
+        for plugin in self._plugins:
+            plugin.unload()
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<llvmplug.Pool size={self.size} isolation={self._isolation!r} {state}>"
+
+    def __del__(self) -> None:
+        # Workers stop on their own when dropped; only the threads need telling.
+        executor = getattr(self, "_executor", None)
+        if executor is not None:
+            executor.shutdown(wait=False)

@@ -1,0 +1,96 @@
+"""Pool: parallel compiles through independent LLVMs, identical to serial results."""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
+
+import llvmplug
+import pytest
+
+# Per-call flags that change the output, so a leak between calls would show.
+FLAG_SETS = [
+    "-O0",
+    "-O3",
+    "-O2 -x86-asm-syntax=intel",
+    "-O1 -mcpu=skylake",
+    "-O2 -function-sections",
+    "-passes=",
+    "-O2 -mcpu=znver3 -x86-asm-syntax=intel",
+    "-O2 -code-model=large",
+]
+
+
+def pool_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("llvmplug-pool")]
+
+
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_four_threads_through_a_two_worker_pool(arith_ir, isolation):
+    jobs = [(i, FLAG_SETS[i % len(FLAG_SETS)], ["obj", "asm"][i // len(FLAG_SETS) % 2]) for i in range(400)]
+    with llvmplug.Plugin(private=True) as serial:
+        expected = {
+            (flags, output): serial.compile(arith_ir, flags=flags, output=output)
+            for _, flags, output in jobs
+        }
+    asm = [v for (_, output), v in expected.items() if output == "asm"]
+    assert len(set(asm)) == len(FLAG_SETS)  # every flag set shows in the assembly
+
+    pool = llvmplug.Pool(2, isolation=isolation)
+    pids = [p.worker_pid for p in pool.plugins] if isolation == "process" else []
+
+    def client(offset: int) -> list[tuple[int, bytes]]:
+        mine = jobs[offset::4]  # 100 compiles each
+        return [(i, pool.compile(arith_ir, flags=flags, output=output)) for i, flags, output in mine]
+
+    with ThreadPoolExecutor(4) as clients:
+        futures = [clients.submit(client, k) for k in range(4)]
+        done, pending = wait(futures, timeout=300)
+        assert not pending, "deadlock: clients did not finish"
+    results = dict(pair for future in futures for pair in future.result())
+    assert len(results) == 400
+    for i, flags, output in jobs:
+        assert results[i] == expected[(flags, output)], (i, flags, output)
+
+    pool.close()
+    assert not pool_threads()
+    for pid in pids:
+        assert not os.path.exists(f"/proc/{pid}")
+    assert all(not p.loaded for p in pool.plugins)
+
+
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_map_and_submit(arith_ir, isolation):
+    modules = [arith_ir.replace("@add", f"@add{i}") for i in range(6)]
+    with llvmplug.Plugin(private=True) as serial:
+        expected = [serial.compile(m, flags="-O1") for m in modules]
+    with llvmplug.Pool(2, isolation=isolation) as pool:
+        assert list(pool.map(modules, flags="-O1")) == expected
+        future = pool.submit(modules[0], flags="-O1")
+        assert future.result(timeout=60) == expected[0]
+        bad = pool.submit("not IR")
+        with pytest.raises(llvmplug.ParseError):
+            bad.result(timeout=60)
+        with pytest.raises(llvmplug.ParseError):
+            list(pool.map([modules[0], "not IR"]))
+    with pytest.raises(llvmplug.PluginUnloadedError, match="closed"):
+        pool.submit(arith_ir)
+    assert not pool_threads()
+
+
+def test_thread_pool_rejects_timeout_process_pool_honours_it(arith_ir):
+    with llvmplug.Pool(1) as pool:
+        with pytest.raises(llvmplug.ArgumentError, match="isolation='process'"):
+            pool.compile(arith_ir, timeout=5)
+    with llvmplug.Pool(1, isolation="process") as pool:
+        assert pool.compile(arith_ir, timeout=60) == llvmplug.compile(arith_ir)
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [((0,), llvmplug.ArgumentError), (("2",), llvmplug.ArgumentTypeError), ((2, "fork"), llvmplug.ArgumentError)],
+)
+def test_bad_pool_arguments(args, error):
+    with pytest.raises(error):
+        llvmplug.Pool(*args)

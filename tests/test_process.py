@@ -1,0 +1,149 @@
+"""Plugin(isolation="process"): a child process holds LLVM; crashes and timeouts are contained."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import llvmplug
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="kills the child with POSIX signals")
+
+
+def slow_module(blocks: int) -> str:
+    """One function of ``blocks`` diamonds joined by phis: seconds of -O2 for a few thousand."""
+    lines = ["define i64 @slow(i64 %a, i64 %b) {", "entry:"]
+    previous, previous_block = "%a", "entry"
+    for i in range(blocks):
+        lines += [
+            f"  %c{i} = icmp ult i64 {previous}, {i}",
+            f"  br i1 %c{i}, label %t{i}, label %e{i}",
+            f"t{i}:",
+            f"  %m{i} = mul i64 {previous}, %b",
+            f"  br label %e{i}",
+            f"e{i}:",
+            f"  %x{i} = phi i64 [ {previous}, %{previous_block} ], [ %m{i}, %t{i} ]",
+        ]
+        previous, previous_block = f"%x{i}", f"e{i}"
+    lines += [f"  ret i64 {previous}", "}", ""]
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def plugin():
+    with llvmplug.Plugin(isolation="process") as plugin:
+        yield plugin
+
+
+def test_same_api_and_same_bytes_as_in_process(plugin, arith_ir):
+    assert isinstance(plugin, llvmplug.Plugin)
+    with llvmplug.Plugin(private=True) as local:
+        for flags in ["-O0", "-O3 -mcpu=skylake", ["-x86-asm-syntax=intel"]]:
+            for output in ["obj", "asm", "ll"]:
+                assert plugin.compile(arith_ir, flags=flags, output=output) == local.compile(
+                    arith_ir, flags=flags, output=output
+                )
+        assert plugin.info() == local.info()
+        assert plugin.options("x86-asm-syntax") == local.options("x86-asm-syntax")
+    assert plugin.loaded and plugin.worker_pid != os.getpid()
+
+
+def test_typed_errors_cross_the_process_boundary(plugin, arith_ir):
+    with pytest.raises(llvmplug.ParseError, match="expected top-level entity"):
+        plugin.compile("not IR")
+    with pytest.raises(llvmplug.OptionError, match="did you mean -x86-asm-syntax"):
+        plugin.compile(arith_ir, flags="-x86-asm-syntx=intel")
+    with pytest.raises(llvmplug.OptionError):
+        plugin.set_options("-nope")
+    with pytest.raises(llvmplug.ArgumentTypeError):
+        plugin.compile(None)
+    pid = plugin.worker_pid
+    assert plugin.compile(arith_ir)  # errors do not cost a child
+    assert plugin.worker_pid == pid
+
+
+def test_warnings_are_forwarded(plugin):
+    ir = "define void @f() {\n  ret void\n}\n"
+    with pytest.warns(llvmplug.LLVMPlugWarning, match="remark"):
+        plugin.compile(ir, flags="-pass-remarks-analysis=asm-printer")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGSEGV])
+def test_child_killed_during_compile(plugin, arith_ir, signum):
+    plugin.set_options("-x86-asm-syntax=intel")
+    expected = plugin.compile(arith_ir, output="asm")
+    victim = plugin.worker_pid
+    # Kill the child while it is busy with a compile that takes seconds.
+    killer = threading.Timer(0.5, os.kill, (victim, signum))
+    killer.start()
+    started = time.monotonic()
+    with pytest.raises(llvmplug.WorkerCrashedError) as caught:
+        plugin.compile(slow_module(6000), flags="-O2")
+    killer.join()
+    assert time.monotonic() - started < 30
+    assert caught.value.signal == signal.Signals(signum).name
+    assert caught.value.returncode == -signum
+    assert signal.Signals(signum).name in str(caught.value)
+    # The next call starts a fresh child, with the sticky options re-applied.
+    assert plugin.compile(arith_ir, output="asm") == expected
+    assert plugin.worker_pid not in (None, victim)
+    assert not os.path.exists(f"/proc/{victim}")  # reaped, no zombie
+
+
+def test_timeout_kills_and_replaces_the_child(plugin, arith_ir):
+    victim = plugin.worker_pid
+    started = time.monotonic()
+    with pytest.raises(llvmplug.CompileTimeoutError, match="within 0.5 s") as caught:
+        plugin.compile(slow_module(6000), flags="-O2", timeout=0.5)
+    assert time.monotonic() - started < 15
+    assert isinstance(caught.value, TimeoutError)
+    assert not os.path.exists(f"/proc/{victim}")
+    assert plugin.compile(arith_ir, timeout=60) == llvmplug.compile(arith_ir)
+    assert plugin.worker_pid != victim
+
+
+@pytest.mark.parametrize(("timeout", "error"), [(0, llvmplug.ArgumentError), (-1, llvmplug.ArgumentError), ("5", llvmplug.ArgumentTypeError), (True, llvmplug.ArgumentTypeError)])
+def test_bad_timeouts(plugin, arith_ir, timeout, error):
+    with pytest.raises(error, match="timeout"):
+        plugin.compile(arith_ir, timeout=timeout)
+
+
+def test_in_process_rejects_a_timeout(arith_ir):
+    with pytest.raises(llvmplug.ArgumentError, match="isolation='process'"):
+        llvmplug.default_plugin().compile(arith_ir, timeout=10)
+
+
+def test_reload_resets_sticky_options_and_unload_stops_the_child(arith_ir):
+    plugin = llvmplug.Plugin(isolation="process")
+    default_asm = plugin.compile(arith_ir, output="asm")
+    plugin.set_options("-x86-asm-syntax=intel")
+    assert plugin.compile(arith_ir, output="asm") != default_asm
+    old = plugin.worker_pid
+    plugin.reload()
+    assert plugin.worker_pid != old and not os.path.exists(f"/proc/{old}")
+    assert plugin.compile(arith_ir, output="asm") == default_asm
+    pid = plugin.worker_pid
+    plugin.unload()
+    plugin.unload()
+    assert not plugin.loaded and not os.path.exists(f"/proc/{pid}")
+    with pytest.raises(llvmplug.PluginUnloadedError):
+        plugin.compile(arith_ir)
+
+
+def test_dropped_plugin_stops_its_child():
+    plugin = llvmplug.Plugin(isolation="process")
+    pid = plugin.worker_pid
+    del plugin
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{pid}")
+
+
+def test_unknown_isolation_is_rejected():
+    with pytest.raises(llvmplug.ArgumentError, match="isolation"):
+        llvmplug.Plugin(isolation="thread")
