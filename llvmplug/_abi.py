@@ -7,8 +7,8 @@ cffi unchanged but for the export macro. Nothing is declared twice.
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,26 @@ def cdef_source(header_text: str) -> str:
     return re.sub(r"\bLLVMPLUG_API\b", "", header_text[start:stop])
 
 
-@functools.lru_cache(maxsize=None)
+_ffi: cffi.FFI | None = None
+_ffi_lock = threading.Lock()
+
+
 def ffi() -> cffi.FFI:
-    """The one FFI object for the shim's ABI (built on first use)."""
+    """The one FFI object for the shim's ABI (built on first use).
+
+    Built under a lock: threads that load their first Plugins at the same
+    time must all get the same FFI, since cffi refuses pointers made by one
+    FFI in calls through a library opened by another.
+    """
+    global _ffi
+    if _ffi is None:
+        with _ffi_lock:
+            if _ffi is None:
+                _ffi = _build_ffi()
+    return _ffi
+
+
+def _build_ffi() -> cffi.FFI:
     try:
         text = HEADER.read_text(encoding="utf-8")
     except OSError as error:
