@@ -1,0 +1,179 @@
+"""Private instances: independent LLVMs side by side, and no copies left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import llvmplug
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
+from lifecycle_support import generated_module, run_python
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")
+
+
+def syntax(asm: bytes) -> str:
+    return asm.split()[0].decode()
+
+
+def test_private_plugins_have_independent_options(arith_ir):
+    with llvmplug.Plugin(private=True) as first, llvmplug.Plugin(private=True) as second:
+        first.set_options("-x86-asm-syntax=intel")
+        second.set_options("-align-loops=64")
+        assert syntax(first.compile(arith_ir, output="asm")) == ".intel_syntax"
+        assert syntax(second.compile(arith_ir, output="asm")) == ".att_syntax"
+        loop = generated_module(1)
+        assert ".p2align\t6" in second.compile(loop, output="asm").decode()
+        assert ".p2align\t6" not in first.compile(loop, output="asm").decode()
+        assert first.options("align-loops")[0]["value"] == "0"
+        assert second.options("x86-asm-syntax")[0]["value"] == "att"
+        # the default Plugin, shared by llvmplug.compile, saw none of it
+        assert syntax(llvmplug.compile(arith_ir, output="asm")) == ".att_syntax"
+        second.reload()
+        assert syntax(first.compile(arith_ir, output="asm")) == ".intel_syntax"
+        assert second.options("align-loops")[0]["sticky"] is False
+
+
+@linux_only
+def test_private_copies_are_distinct_mappings_and_leave_no_files(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    result = run_python(
+        r"""
+import gc, json, os, sys, tempfile
+import llvmplug
+from lifecycle_support import mapped
+tmp = sys.argv[1]
+assert tempfile.gettempdir() == tmp
+seen = {}
+shared = llvmplug.Plugin()
+first, second = llvmplug.Plugin(private=True), llvmplug.Plugin(private=True)
+paths = [str(shared.loaded_path), str(first.loaded_path), str(second.loaded_path)]
+seen["distinct"] = len(set(paths)) == 3
+seen["in tmp"] = [p.startswith(tmp + os.sep) for p in paths[1:]]
+seen["mapped"] = [mapped(p) for p in paths]
+seen["files while loaded"] = os.listdir(tmp)
+first.compile("define i32 @f() { ret i32 1 }")
+second.compile("define i32 @f() { ret i32 1 }")
+first.unload()
+seen["after unload"] = [os.listdir(tmp), mapped(paths[1]), mapped(paths[2])]
+del second
+gc.collect()
+seen["after gc"] = [os.listdir(tmp), mapped(paths[2])]
+try:
+    llvmplug.Plugin(private=True, path=os.path.abspath(sys.argv[2]))
+    seen["bad file"] = "loaded"
+except llvmplug.LibraryLoadError:
+    seen["bad file"] = os.listdir(tmp)
+third = llvmplug.Plugin(private=True)  # left loaded at exit
+third.compile("define i32 @f() { ret i32 1 }")
+print(json.dumps(seen))
+""",
+        str(tmp),
+        __file__,  # not a shared library
+        env=env,
+    )
+    assert result == {
+        "distinct": True,
+        "in tmp": [True, True],
+        "mapped": [True, True, True],
+        "files while loaded": [],  # POSIX: the copy is deleted once it is mapped
+        "after unload": [[], False, True],
+        "after gc": [[], False],
+        "bad file": [],
+    }
+    assert list(tmp.iterdir()) == []  # and nothing after the interpreter exited
+
+
+CONCURRENT = r"""
+import hashlib, json, sys, threading, warnings
+import llvmplug
+from lifecycle_support import generated_module
+warnings.simplefilter("ignore")
+configs = json.loads(sys.argv[1])
+modules = [generated_module(25, seed=7)] + [open(p).read() for p in sys.argv[2:]]
+
+def work(plugin, config):
+    digests = []
+    for module in modules:
+        for output in ("asm", "obj"):
+            data = plugin.compile(module, flags=config["call"], output=output)
+            digests.append(hashlib.sha256(data).hexdigest())
+    return digests
+
+def run(config, results):
+    plugin = llvmplug.Plugin(private=True)
+    plugin.set_options(config["sticky"])
+    results[config["name"]] = work(plugin, config)
+    plugin.unload()
+"""
+
+
+@pytest.fixture(scope="module")
+def concurrent_configs() -> list[dict[str, str]]:
+    return [
+        {"name": "intel", "sticky": "-x86-asm-syntax=intel", "call": "-O2"},
+        {"name": "aligned", "sticky": "-align-loops=64 -force-vector-width=2", "call": "-O3"},
+        {"name": "pic", "sticky": "-unroll-count=3", "call": "-O3 -relocation-model=pic"},
+        {"name": "plain", "sticky": "", "call": "-O0 -x86-asm-syntax=intel"},
+    ]
+
+
+def test_private_plugins_compile_concurrently_like_fresh_processes(concurrent_configs, corpus_files):
+    modules = [str(p) for p in corpus_files[:6]]
+    # each configuration alone, in a fresh process of its own, one after another
+    serial = {}
+    for config in concurrent_configs:
+        serial.update(run_python(CONCURRENT + "r = {}\nrun(configs[0], r)\nprint(json.dumps(r))",
+                                 json.dumps([config]), *modules))
+    # all configurations at once, one private Plugin and one thread each, twice over
+    concurrent = run_python(
+        CONCURRENT
+        + r"""
+outcomes = []
+for round in range(2):
+    results = {}
+    threads = [threading.Thread(target=run, args=(c, results)) for c in configs]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    outcomes.append(results)
+print(json.dumps(outcomes))
+""",
+        json.dumps(concurrent_configs),
+        *modules,
+    )
+    distinct = {json.dumps(digests) for digests in serial.values()}
+    assert len(distinct) == len(concurrent_configs)  # the configurations do differ
+    for results in concurrent:
+        assert results == serial
+
+
+def test_first_plugins_loaded_on_many_threads_at_once():
+    """Regression: the FFI was built once per racing thread, and a library
+    opened through one FFI rejected the result pointers of another."""
+    result = run_python(
+        r"""
+import json, threading
+import llvmplug
+barrier = threading.Barrier(4)
+errors = []
+def load():
+    try:
+        barrier.wait()
+        with llvmplug.Plugin(private=True) as plugin:
+            plugin.set_options("-x86-asm-syntax=intel")
+            plugin.compile("define i32 @f() { ret i32 1 }")
+    except Exception as error:
+        errors.append(repr(error))
+threads = [threading.Thread(target=load) for _ in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps(errors))
+"""
+    )
+    assert result == []
