@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,19 @@ class Library:
     @staticmethod
     def _open(path: Path) -> Any:
         ffi = _abi.ffi()
+        # On Windows the RTLD_* flags are 0, and cffi >= 1.17 then loads an
+        # absolute path with LoadLibraryExW(LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
+        # LOAD_LIBRARY_SEARCH_DEFAULT_DIRS): the DLL's own dependencies (the
+        # VC++ runtime, which the repaired wheel vendors in llvmplug.libs and
+        # registers with os.add_dll_directory) come from there or System32,
+        # never from the current directory or PATH.
         try:
             lib = ffi.dlopen(str(path), ffi.RTLD_NOW | ffi.RTLD_LOCAL)
         except OSError as error:
-            raise errors.LibraryLoadError(f"cannot load {path}: {error}") from error
+            hint = ""
+            if os.name == "nt" and "0x7e" in str(error):
+                hint = " (a DLL it depends on, e.g. msvcp140.dll of the VC++ runtime, was not found)"
+            raise errors.LibraryLoadError(f"cannot load {path}: {error}{hint}") from error
         found = lib.llvmplug_abi_version()
         wanted = lib.LLVMPLUG_ABI_VERSION
         if found >> 16 != wanted >> 16:
@@ -121,15 +131,19 @@ class Library:
     def _remove_copy(self) -> None:
         if self._copy_dir is None:
             return
-        # Windows may hold the file for a moment after FreeLibrary.
-        for attempt in range(20):
+        # Windows may hold the file for a moment after FreeLibrary (or a
+        # virus scanner may still be reading the fresh copy): retry for ~2 s.
+        for attempt in range(40):
             try:
                 shutil.rmtree(self._copy_dir)
                 break
             except FileNotFoundError:
                 break
-            except OSError:
-                if attempt == 19:
+            except OSError as error:
+                if attempt == 39:
+                    # Not fatal, but never silent: the copy is a large file.
+                    warnings.warn(f"llvmplug could not delete its private copy "
+                                  f"{self._copy_dir}: {error}", ResourceWarning, stacklevel=2)
                     return
                 time.sleep(0.05)
         self._copy_dir = None
