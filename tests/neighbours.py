@@ -185,13 +185,15 @@ def scenario_system_clean(path: str) -> dict[str, Any]:
     return {"neighbour_asm": SystemLLVM(path).emit_asm()}
 
 
-def scenario_system_options_first(path: str) -> dict[str, Any]:
-    """The system libLLVM loaded RTLD_GLOBAL with -x86-asm-syntax=intel, then llvmplug."""
+def scenario_system_options(path: str, order: str) -> dict[str, Any]:
+    """The system libLLVM loaded RTLD_GLOBAL and given -x86-asm-syntax=intel; llvmplug compiles."""
+    result: dict[str, Any] = {}
+    if order == "llvmplug-first":
+        result["plug_before"] = plug()
     neighbour = SystemLLVM(path)
     neighbour.parse_options(INTEL)
-    before = neighbour.emit_asm()
-    result = {"plug": plug()}
-    result["neighbour_before"] = syntax(before)
+    result["neighbour_before"] = syntax(neighbour.emit_asm())
+    result["plug"] = plug()
     result["neighbour_after"] = syntax(neighbour.emit_asm())
     return result
 
@@ -286,7 +288,7 @@ def scenario_everything(path: str) -> dict[str, Any]:
 SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
     "clean": scenario_clean,
     "system-clean": scenario_system_clean,
-    "system-options-first": scenario_system_options_first,
+    "system-options": scenario_system_options,
     "plug-options-reach-system": scenario_plug_options_reach_system,
     "llvmlite-clean": scenario_llvmlite_clean,
     "llvmlite": scenario_llvmlite,
