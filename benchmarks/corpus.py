@@ -1,0 +1,110 @@
+"""The benchmark's input: the real IR corpus, and larger modules built from it.
+
+The corpus modules are small (one to a few functions each), so to show how
+cost grows with module size the suite also compiles:
+
+- ``concat-N``: N corpus modules merged into one module (each copy's names,
+  attribute groups, metadata and struct types renamed so they cannot clash;
+  intrinsic declarations merged);
+- ``loops-N``: N generated functions, each a loop the O2 pipeline vectorises
+  and unrolls, so optimisation and codegen dominate parsing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+# Tests find the corpus the same way: shared/ beside the checkout.
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "codegen"
+
+
+def corpus_dir() -> Path:
+    """The corpus directory: $LLVMPLUG_CORPUS, else ../shared/corpus/codegen."""
+    return Path(os.environ.get("LLVMPLUG_CORPUS", DEFAULT_CORPUS))
+
+
+@dataclass(frozen=True)
+class Module:
+    """One benchmark input: a name, its size class and its IR text."""
+
+    name: str
+    size_class: str
+    text: str
+
+    @property
+    def functions(self) -> int:
+        return len(re.findall(r"^define ", self.text, flags=re.M))
+
+
+def load_corpus(limit: int | None = None) -> list[Module]:
+    """The corpus modules in name order (the names are content hashes: a fair sample)."""
+    files = sorted(corpus_dir().glob("*.ll"))
+    if not files:
+        raise FileNotFoundError(f"IR corpus not found at {corpus_dir()} (set LLVMPLUG_CORPUS)")
+    return [Module(path.stem, "corpus", path.read_text()) for path in files[:limit]]
+
+
+_DECLARE = re.compile(r"^declare [^@]*(@[\w.$]+)\(", re.M)
+
+
+def _renamed(text: str, copy: int) -> str:
+    """One module's text with every module-level name made unique to ``copy``."""
+    text = re.sub(r"@func", f"@m{copy}_func", text)
+    text = re.sub(r"#(\d+)\b", lambda m: f"#{copy * 100 + int(m.group(1))}", text)
+    text = re.sub(r"!(\d+)\b", lambda m: f"!{copy * 100 + int(m.group(1))}", text)
+    return re.sub(r"%(struct|union|class)\.", rf"%m{copy}.\1.", text)
+
+
+def concatenate(modules: list[Module], count: int) -> Module:
+    """One module holding ``count`` corpus modules (cycling through them)."""
+    bodies: list[str] = []
+    declares: dict[str, str] = {}
+    for copy in range(count):
+        text = _renamed(modules[copy % len(modules)].text, copy)
+        for line in text.splitlines():
+            match = _DECLARE.match(line)
+            if match:
+                declares.setdefault(match.group(1), line)
+            else:
+                bodies.append(line)
+    return Module(f"concat-{count}", f"concat-{count}", "\n".join(bodies + list(declares.values())) + "\n")
+
+
+_OPS = [("fadd", "fmul"), ("fsub", "fmul"), ("fmul", "fadd"), ("fadd", "fsub")]
+
+
+def loops(count: int) -> Module:
+    """``count`` generated functions, each an a[i] = f(a[i], b[i]) loop over floats."""
+    functions = []
+    for index in range(count):
+        first, second = _OPS[index % len(_OPS)]
+        scale = 1.0 + index / 8
+        functions.append(f"""\
+define void @loop{index}(ptr noalias %a, ptr noalias %b, float %s, i64 %n) {{
+entry:
+  %empty = icmp eq i64 %n, 0
+  br i1 %empty, label %exit, label %body
+body:
+  %i = phi i64 [ 0, %entry ], [ %next, %body ]
+  %pa = getelementptr inbounds float, ptr %a, i64 %i
+  %pb = getelementptr inbounds float, ptr %b, i64 %i
+  %va = load float, ptr %pa, align 4
+  %vb = load float, ptr %pb, align 4
+  %x = {first} float %va, %s
+  %y = {second} float %x, %vb
+  %z = fmul float %y, {scale:.6e}
+  store float %z, ptr %pa, align 4
+  %next = add nuw i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %body, label %exit
+exit:
+  ret void
+}}
+""")
+    return Module(f"loops-{count}", f"loops-{count}", "\n".join(functions))
+
+
+EMPTY = Module("empty", "empty", "; a module with nothing in it\n")

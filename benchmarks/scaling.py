@@ -1,0 +1,97 @@
+"""Throughput with one and two private instances (threads) and with a pool of two processes.
+
+Each configuration runs for a fixed time: every lane (a thread with its own
+compiler) compiles modules from the workload in turn until the deadline;
+throughput is modules finished per second of wall time.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Any, Callable
+
+import llvmplug
+
+from .corpus import Module
+from .peers import FLAGS, Worker
+
+Compile = Callable[[str], Any]
+
+
+def _throughput(lanes: list[Compile], workload: list[Module], seconds: float) -> dict[str, Any]:
+    counts = [0] * len(lanes)
+    cpu = [0.0] * len(lanes)
+    barrier = threading.Barrier(len(lanes) + 1)
+    deadline = math.inf  # set once every lane has warmed up
+
+    def lane(index: int) -> None:
+        compile_ = lanes[index]
+        compile_(workload[0].text)  # warm-up, untimed
+        barrier.wait()
+        position = index
+        started = time.thread_time()
+        while time.perf_counter() < deadline:
+            compile_(workload[position % len(workload)].text)
+            position += 1
+            counts[index] += 1
+        cpu[index] = time.thread_time() - started
+
+    threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    deadline = start + seconds
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    # CPU time of the lanes' own threads over wall time: how many cores the
+    # in-process lanes actually got (a loaded machine gives fewer than 2).
+    # Meaningless for process lanes, whose work runs in the children.
+    return {"lanes": len(lanes), "modules": sum(counts), "seconds": elapsed,
+            "per_second": sum(counts) / elapsed, "cores_used": sum(cpu) / elapsed}
+
+
+def _pool_lanes() -> tuple[list[Compile], Callable[[], None], str]:
+    """Two process lanes: llvmplug.Pool(2, isolation="process"), else the benchmark's own workers."""
+    pool_class = getattr(llvmplug, "Pool", None)
+    if pool_class is not None:
+        pool = pool_class(2, isolation="process")
+        return ([lambda text: pool.compile(text, flags=FLAGS)] * 2, pool.close,
+                'llvmplug.Pool(2, isolation="process"), 2 threads submitting')
+    workers = [Worker(), Worker()]
+    return ([w.compile for w in workers], lambda: [w.close() for w in workers] and None,
+            "two benchmark workers (this llvmplug has no Pool)")
+
+
+def run(workloads: dict[str, list[Module]], seconds: float, progress: Any) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for name, workload in workloads.items():
+        privates = [llvmplug.Plugin(private=True), llvmplug.Plugin(private=True)]
+
+        def on(plugin: llvmplug.Plugin) -> Compile:
+            return lambda text: plugin.compile(text, flags=FLAGS)
+
+        rows = {
+            "1 private instance": _throughput([on(privates[0])], workload, seconds),
+            "2 private instances": _throughput([on(p) for p in privates], workload, seconds),
+            "1 instance, 2 threads": _throughput([on(privates[0])] * 2, workload, seconds),
+        }
+        for plugin in privates:
+            plugin.unload()
+        pool_class = getattr(llvmplug, "Pool", None)
+        if pool_class is not None:
+            with pool_class(2) as pool:
+                rows["llvmplug.Pool(2), threads"] = {
+                    **_throughput([lambda text: pool.compile(text, flags=FLAGS)] * 2, workload, seconds),
+                    "how": "2 private instances behind the Pool API"}
+        lanes, close, label = _pool_lanes()
+        try:
+            rows["process pool of 2"] = {**_throughput(lanes, workload, seconds), "how": label}
+        finally:
+            close()
+        progress(f"scaling {name}: " + ", ".join(f"{k} {v['per_second']:.1f}/s" for k, v in rows.items()))
+        result[name] = {"modules": [m.name for m in workload], "rows": rows}
+    return result
