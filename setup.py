@@ -58,7 +58,10 @@ def build_shim(destination: Path) -> None:
         f"-DLLVM_DIR={llvm_dir}", f"-DCMAKE_PREFIX_PATH={prefix}",
         "-DCMAKE_BUILD_TYPE=Release",
     ]
-    if shutil.which("ninja") and not cache.exists():
+    # Not on Windows: the default Visual Studio generator finds MSVC by itself,
+    # while Ninja takes whichever compiler is on PATH (CI images put MinGW's gcc
+    # there), and the LLVM SDK's libraries link only with MSVC.
+    if shutil.which("ninja") and not cache.exists() and os.name != "nt":
         configure += ["-G", "Ninja"]
     configure += shlex.split(os.environ.get("LLVMPLUG_CMAKE_ARGS", ""))
     jobs = os.environ.get("LLVMPLUG_BUILD_JOBS", str(os.cpu_count() or 2))
