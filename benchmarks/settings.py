@@ -26,7 +26,7 @@ class Settings:
 
 QUICK = Settings(
     quick=True, corpus_limit=12, concat_sizes=(8, 96), loop_sizes=(16,), rounds=3, spawn_rounds=1,
-    repeats=5, spawn_repeats=2, overhead_calls=300, overhead_seconds=0.5, resets=5, scaling_seconds=2.0,
+    repeats=5, spawn_repeats=2, overhead_calls=300, overhead_seconds=0.5, resets=5, scaling_seconds=1.0,
     reload_cycles=15, instances=2, option_calls=200,
 )
 
