@@ -111,6 +111,23 @@ def _latency(results: dict[str, Any]) -> list[str]:
     out.append("")
     sizes = ", ".join(f"{name}: {c['modules']} module(s), {c['ir_bytes'] / 1024:.0f} KiB of IR" for name, c in lat.items())
     out += [f"Module sizes: {sizes}. Samples per backend: see benchmarks.json.", ""]
+    out += [
+        "How each backend does the work (all: IR text in, verify, LLVM's default O2 pipeline with the "
+        "host's target machine, O2 codegen, an ELF object for the host triple, default CPU):", "",
+        "- llvmplug in process: `Plugin.compile(text, flags=\"-O2\")`; a new target machine per call.",
+        "- llvmlite in process: `parse_assembly`, `verify`, `create_pass_builder(tm, "
+        "PipelineTuningOptions(speed_level=2))` module pipeline, `tm.emit_object`; one target machine "
+        "made once and reused (as a llvmlite user would). Its pipeline tuning defaults match LLVM's "
+        "(loop vectorisation on, SLP off), but its LLVM is one release older: the pass pipelines differ "
+        "by what changed between those releases.",
+        "- llvmplug compile: one `llvmplug compile IN -o OUT -O2` process per module (Python start, "
+        "import, shim load, compile, write).",
+        "- opt | llc: `opt -O2 -mtriple=HOST IN -o - | llc -O2 -mtriple=HOST -filetype=obj -o OUT`, "
+        "LLVM's own tools of the same major version, each a process per module.",
+        "- process isolation: one long-lived child; each compile is a pickled request over a pipe.",
+        "- Files are written before timing; the output is checked to be an object file. Backends take "
+        "turns round by round, so changes in machine load hit them alike.", "",
+    ]
     return out
 
 
