@@ -45,6 +45,24 @@ _shared_lock = threading.Lock()
 _shared_paths: set[Path] = set()
 
 
+def _dlclose(lib: Any) -> None:
+    """Unmap a library opened with ffi.dlopen, and let cffi forget it.
+
+    cffi's FFI keeps every library it ever opened (a class, its accessors and
+    closures: about 10 KiB) in two lists for the FFI's lifetime, so without
+    this each reload would leave that much behind. Those lists are cffi
+    internals: if they are not there, nothing is removed.
+    """
+    ffi = _abi.ffi()
+    cache = lib.__dict__
+    ffi.dlclose(lib)
+    with ffi._lock:
+        for name, item in (("_libraries", lib), ("_function_caches", cache)):
+            kept = getattr(ffi, name, None)
+            if isinstance(kept, list):
+                kept[:] = [entry for entry in kept if entry is not item]
+
+
 class Library:
     """One loaded copy of the shim; ``lib`` is its cffi library object."""
 
@@ -106,7 +124,7 @@ class Library:
         found = lib.llvmplug_abi_version()
         wanted = lib.LLVMPLUG_ABI_VERSION
         if found >> 16 != wanted >> 16:
-            ffi.dlclose(lib)
+            _dlclose(lib)
             raise errors.LibraryLoadError(
                 f"{path} implements ABI {found >> 16}.{found & 0xFFFF}, "
                 f"this package needs {wanted >> 16}.x"
@@ -118,7 +136,7 @@ class Library:
         lib, self.lib = self.lib, None
         if lib is not None:
             lib.llvmplug_shutdown()
-            _abi.ffi().dlclose(lib)
+            _dlclose(lib)
         self._release_path()
 
     def _release_path(self) -> None:
