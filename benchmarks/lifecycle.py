@@ -336,9 +336,14 @@ def report(results: dict[str, Any]) -> str:
         single = runs["1 instance, 1 thread"]["per second"]
         shared = runs["1 instance, 2 threads"]["per second"]
         for config, run_ in runs.items():
+            per_cpu = run_["per second"] / run_["cores used"] if run_["cores used"] else None
             rows.append([name, config, f"{run_['per second']:.1f}", f"{run_['cores used']:.2f}",
+                         "n/a" if per_cpu is None else f"{per_cpu:.1f}",
                          ratio(run_["per second"], single), ratio(run_["per second"], shared)])
-    out.append(markdown_table(["workload", "configuration", "modules/s", "cores used",
+    out.append("`cores used` is the CPU time the compiling threads got per wall-clock second "
+               "(2.00 = both cores to themselves); `per CPU-s` is modules per CPU-second, which "
+               "stays flat if the instances do not slow each other down.\n")
+    out.append(markdown_table(["workload", "configuration", "modules/s", "cores used", "per CPU-s",
                                "vs 1 instance 1 thread", "vs 1 instance 2 threads"], rows) + "\n")
 
     copy = results["private copy"]
