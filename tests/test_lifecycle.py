@@ -203,18 +203,19 @@ def cycle(private):
     plugin.compile("define i32 @f() { ret i32 1 }")
     plugin.unload()
 for _ in range(5):
-    cycle(False); cycle(True)
+    cycle(False)
+cycle(True)
 gc.collect()
 tracemalloc.start()
 objects = len(gc.get_objects())
-for _ in range(40):
-    cycle(False); cycle(True)
+for index in range(40):
+    cycle(private=index % 4 == 0)
 gc.collect()
 print(json.dumps({"bytes": tracemalloc.get_traced_memory()[0], "objects": len(gc.get_objects()) - objects}))
 """
     )
-    assert result["objects"] < 50, result  # 80 loads; cffi's leak made 76 objects each
-    assert result["bytes"] < 64 * 1024, result
+    assert result["objects"] < 50, result  # 40 loads; cffi's leak made 76 objects each
+    assert result["bytes"] < 32 * 1024, result  # the leak: 400 KiB
 
 
 # -- unloaded plugins --------------------------------------------------------
@@ -292,7 +293,7 @@ for private in (False, True):
     reference = plugin.compile(ir, flags="-O3")
     duration = time.perf_counter() - start
     for action in ("unload", "reload"):
-        for delay in (0.0, 0.3 * duration):
+        for delay in (0.3 * duration,):
             got = {}
             started, done = threading.Event(), threading.Event()
             def worker():
@@ -305,7 +306,7 @@ for private in (False, True):
             thread = threading.Thread(target=worker)
             thread.start()
             started.wait()
-            time.sleep(0.02 + delay)
+            time.sleep(delay)
             in_flight = not done.is_set()
             getattr(plugin, action)()
             thread.join()
@@ -335,17 +336,17 @@ import llvmplug
 from lifecycle_support import generated_module
 warnings.simplefilter("ignore")
 ir = generated_module(10)
-plugin = llvmplug.Plugin(private=True)
+plugin = llvmplug.Plugin()
 reference = plugin.compile(ir, flags="-O2")
 plugin.set_options("-x86-asm-syntax=intel")
 bad, calls = [], []
 def worker():
-    for _ in range(15):
+    for _ in range(10):
         out = plugin.compile(ir, flags="-O2")
         calls.append(1)
         if out != reference:
             bad.append(len(out))
-threads = [threading.Thread(target=worker) for _ in range(4)]
+threads = [threading.Thread(target=worker) for _ in range(3)]
 for t in threads: t.start()
 reloads = 0
 while any(t.is_alive() for t in threads):
@@ -358,7 +359,7 @@ print(json.dumps({"bad": bad, "calls": len(calls), "reloads": reloads, "syntax":
 """
     )
     assert result["bad"] == []
-    assert result["calls"] == 60
+    assert result["calls"] == 30
     assert result["reloads"] >= 2
     assert result["syntax"] == ".att_syntax"  # the sticky option set before the reloads is gone
 
