@@ -6,6 +6,8 @@ chosen by the status code the C ABI returned, carrying LLVM's diagnostic text.
 
 from __future__ import annotations
 
+import re
+
 
 class LLVMPlugError(Exception):
     """Base class of every llvmplug error.
@@ -103,7 +105,15 @@ _BY_STATUS: dict[int, type[LLVMPlugError]] = {
 }
 
 
+def _abridge(match: re.Match[str]) -> str:
+    word = match.group()
+    return f"{word[:100]}...({len(word) - 120} characters left out)...{word[-20:]}"
+
+
 def error_for(status: int, message: str) -> LLVMPlugError:
     """The exception for a status code of the C ABI."""
     kind = _BY_STATUS.get(status, InternalError)
+    # LLVM quotes what it rejects; a megabyte-long flag would make a
+    # megabyte-long message. No real name or value is that long.
+    message = re.sub(r"\S{1024,}", _abridge, message)
     return kind(message or f"llvmplug call failed with status {status}")

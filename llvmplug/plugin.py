@@ -26,12 +26,23 @@ def _text(value: Any, what: str) -> str:
         raise errors.ArgumentTypeError(f"{what} must be a str, not {type(value).__name__}")
     if "\0" in value:
         raise errors.ArgumentError(f"{what} contains a NUL character")
+    _utf8(value, what)
     return value
+
+
+def _utf8(value: str, what: str) -> bytes:
+    # A str can hold lone surrogates (from os.fsdecode, say), which UTF-8 cannot.
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise errors.ArgumentError(
+            f"{what} cannot be encoded as UTF-8: {error.reason} at index {error.start}"
+        ) from None
 
 
 def _module_bytes(module: Any) -> bytes:
     if isinstance(module, str):
-        data = module.encode("utf-8")
+        data = _utf8(module, "module")
     elif isinstance(module, (bytes, bytearray, memoryview)):
         data = bytes(module)
     else:
@@ -102,6 +113,9 @@ class Plugin:
         reload_after_fatal: bool = True,
         isolation: str | None = None,
     ) -> None:
+        for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
+            if not isinstance(flag, bool):
+                raise errors.ArgumentTypeError(f"{name} must be a bool, not {type(flag).__name__}")
         self._private = private
         self._source = Path(path) if path is not None else None
         self._reload_after_fatal = reload_after_fatal

@@ -152,6 +152,9 @@ class ProcessPlugin(Plugin):
         reload_after_fatal: bool = True,
         isolation: str | None = "process",
     ) -> None:
+        for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
+            if not isinstance(flag, bool):
+                raise errors.ArgumentTypeError(f"{name} must be a bool, not {type(flag).__name__}")
         self._private = private
         self._source = Path(path) if path is not None else None
         self._reload_after_fatal = reload_after_fatal
