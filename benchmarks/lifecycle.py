@@ -273,36 +273,57 @@ def _mib(size: float | None) -> str:
     return "n/a" if size is None else f"{size / 2**20:,.1f} MiB"
 
 
-def run(quick: bool) -> dict[str, Any]:
-    """Every measurement; --quick takes about a minute on 2 cores."""
-    corpus = [m.text for m in load_corpus(None if not quick else 24)]
-    workloads = {
-        "corpus modules one by one": corpus,
-        "concat-32 (32 corpus modules merged)": [concatenate(load_corpus(), 32).text],
-        "loops-64 (generated)": [loops(64).text],
-    }
-    if quick:
-        del workloads["concat-32 (32 corpus modules merged)"]
-    checkpoints = (10, 50) if quick else (10, 100, 500)
-    return {
-        "machine": machine_info(),
-        "quick": quick,
-        "reload": measure_reload(20 if quick else 150),
-        "fresh process": measure_fresh_process(5 if quick else 30),
-        "rss cycles": [measure_rss_cycles(checkpoints, private=False), measure_rss_cycles(checkpoints, private=True)],
-        "throughput": {name: measure_throughput(texts, 3.0 if quick else 10.0) for name, texts in workloads.items()},
-        "private copy": measure_private_copy(5 if quick else 30),
-        "instance rss": measure_instance_rss(2 if quick else 4),
-    }
+SECTIONS = ("reload", "rss", "throughput", "private")
+
+
+def run(quick: bool, sections: Sequence[str] = SECTIONS) -> dict[str, Any]:
+    """The measurements named in `sections`; --quick takes about a minute on 2 cores."""
+    results: dict[str, Any] = {"machine": machine_info(), "quick": quick}
+    if "reload" in sections:
+        results["reload"] = measure_reload(20 if quick else 150)
+        results["fresh process"] = measure_fresh_process(5 if quick else 30)
+    if "rss" in sections:
+        checkpoints = (10, 50) if quick else (10, 100, 500)
+        results["rss cycles"] = [measure_rss_cycles(checkpoints, private=False),
+                                 measure_rss_cycles(checkpoints, private=True)]
+    if "throughput" in sections:
+        workloads = {
+            "corpus modules one by one": [m.text for m in load_corpus(24 if quick else None)],
+            "loops-64 (generated)": [loops(64).text],
+        }
+        if not quick:
+            workloads["concat-32 (32 corpus modules merged)"] = [concatenate(load_corpus(), 32).text]
+        results["throughput"] = {name: measure_throughput(texts, 3.0 if quick else 10.0)
+                                 for name, texts in workloads.items()}
+    if "private" in sections:
+        results["private copy"] = measure_private_copy(5 if quick else 30)
+        results["instance rss"] = measure_instance_rss(2 if quick else 4)
+    results["machine"]["load_average_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    return results
 
 
 def report(results: dict[str, Any]) -> str:
     out = []
     machine = results["machine"]
-    out.append(f"Machine: {machine['cpu']}, {machine['cores']} cores, load average "
-               f"{', '.join(f'{x:.2f}' for x in machine['load_average'] or [])}; Python {machine['python']}; "
-               f"{'--quick' if results['quick'] else 'full run'}, {machine['time_utc']}.\n")
+    loads = [machine.get("load_average"), machine.get("load_average_after")]
+    load = " -> ".join(", ".join(f"{x:.2f}" for x in pair) for pair in loads if pair)
+    out.append(f"Machine: {machine['cpu']}, {machine['cores']} cores, load average {load} (before -> after); "
+               f"Python {machine['python']}; {'--quick' if results['quick'] else 'full run'}, "
+               f"{machine['time_utc']}.\n")
 
+    if "reload" in results:
+        out.append(_reload_table(results))
+    if "rss cycles" in results:
+        out.append(_rss_table(results))
+    if "throughput" in results:
+        out.append(_throughput_table(results))
+    if "private copy" in results:
+        out.append(_private_table(results))
+    return "\n".join(out)
+
+
+def _reload_table(results: dict[str, Any]) -> str:
+    out = []
     fresh = results["fresh process"]
     rows = []
     for kind, phases in results["reload"].items():
@@ -316,7 +337,11 @@ def report(results: dict[str, Any]) -> str:
                  fresh["n"], "1.00x"])
     out.append("### Reset: reload vs a fresh worker process\n")
     out.append(markdown_table(["what", "median", "p95", "n", "fresh process / this"], rows) + "\n")
+    return "\n".join(out)
 
+
+def _rss_table(results: dict[str, Any]) -> str:
+    out = []
     out.append("### RSS over load/compile/unload cycles (fresh process each)\n")
     rows = []
     for rss in results["rss cycles"]:
@@ -345,7 +370,11 @@ def report(results: dict[str, Any]) -> str:
                "stays flat if the instances do not slow each other down.\n")
     out.append(markdown_table(["workload", "configuration", "modules/s", "cores used", "per CPU-s",
                                "vs 1 instance 1 thread", "vs 1 instance 2 threads"], rows) + "\n")
+    return "\n".join(out)
 
+
+def _private_table(results: dict[str, Any]) -> str:
+    out = []
     copy = results["private copy"]
     inst = results["instance rss"]
     out.append("### Cost of a private instance\n")
@@ -377,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quick", action="store_true", help="fewer cycles and shorter runs (about a minute)")
     parser.add_argument("--json", type=Path, help="also write the raw numbers to this file")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run (default: all of {','.join(SECTIONS)})")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.child:
@@ -384,7 +415,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if rss_bytes() is None:
         print("note: RSS is not readable on this system; memory rows read n/a", file=sys.stderr)
-    results = run(options.quick)
+    sections = [name.strip() for name in options.only.split(",") if name.strip()]
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
+    results = run(options.quick, sections)
     print(report(results))
     if options.json:
         options.json.write_text(json.dumps(results, indent=1, default=str))
