@@ -52,11 +52,12 @@ _NOT_SOURCES = shutil.ignore_patterns(
     "*.so", "*.o")
 
 
-def _clean_env(**extra: str) -> dict[str, str]:
-    """This process's environment minus the developer knobs that would bypass the real build."""
+def _clean_env() -> dict[str, str]:
+    """This process's environment minus what would bypass the real build: the
+    developer knobs (an LLVM or CMake tree of their own) and a PYTHONPATH."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("LLVMPLUG_", "PYTHON", "PIP_")) or k == "LLVMPLUG_BUILD_JOBS"}
-    env.update(extra)
+           if not (k.startswith("LLVMPLUG_") or k in ("PYTHONPATH", "PYTHONHOME"))
+           or k == "LLVMPLUG_BUILD_JOBS"}
     return env
 
 
