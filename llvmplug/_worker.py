@@ -6,7 +6,7 @@ in-process :class:`~llvmplug.Plugin` and serves calls from its parent.
 
 Protocol: the parent writes pickled tuples to the child's stdin and reads
 pickled tuples from its stdout; a pickle is self-delimiting, so no framing is
-needed. The first message is the Plugin's keyword arguments; the child answers
+needed. The first message is ``(Plugin keyword arguments, memory limit)``; the child answers
 ``("ready", details)`` or ``("error", exception)``. Then each request is
 ``(method, args, kwargs)`` and each reply ``("ok", value, warnings)`` or
 ``("error", exception)``. EOF on stdin ends the child.
@@ -66,7 +66,11 @@ def _serve(plugin: Plugin, method: str, args: tuple[Any, ...], kwargs: dict[str,
 def main() -> None:
     requests, replies = _protocol_streams()
     try:
-        config = pickle.load(requests)
+        config, memory_limit = pickle.load(requests)
+        if memory_limit is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
         plugin = Plugin(**config)
     except EOFError:
         return

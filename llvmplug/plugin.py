@@ -81,8 +81,9 @@ class Plugin:
     at a time (LLVM's options are global to a copy) with the GIL released, and
     :meth:`unload`/:meth:`reload` wait for calls in progress.
 
-    After a :class:`FatalError` LLVM's state in this copy is not trustworthy
-    (the error unwound through LLVM frames that ran no destructors), so the
+    After a :class:`FatalError` (or an :class:`InternalError`, such as LLVM
+    running out of memory) LLVM's state in this copy is not trustworthy (the
+    error unwound through LLVM frames that ran no destructors), so the
     Plugin marks itself :attr:`poisoned` and reloads itself before its next
     call, re-applying the options given to :meth:`set_options`.
     ``reload_after_fatal=False`` turns that off: the Plugin then keeps using
@@ -186,7 +187,8 @@ class Plugin:
             lib = self._library.lib
         try:
             yield lib
-        except errors.FatalError:
+        except (errors.FatalError, errors.InternalError):
+            # Both unwound through LLVM frames that ran no destructors.
             self._poisoned = True
             raise
         finally:
@@ -220,7 +222,7 @@ class Plugin:
 
     @property
     def poisoned(self) -> bool:
-        """Whether a :class:`FatalError` came out of the loaded copy since it was loaded."""
+        """Whether a :class:`FatalError` or :class:`InternalError` came out of the loaded copy."""
         return self._poisoned
 
     @property

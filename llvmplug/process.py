@@ -66,7 +66,7 @@ def _stop(process: subprocess.Popen[bytes], requests: BinaryIO, replies: BinaryI
 class _Child:
     """One running worker process and its two protocol pipes."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], memory_limit: int | None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-c", _BOOTSTRAP],
             stdin=subprocess.PIPE,
@@ -78,7 +78,7 @@ class _Child:
         # Ends the child if its Plugin is dropped without unload(), and at exit.
         self._finalizer = weakref.finalize(self, _stop, self.process, self.requests, self.replies)
         try:
-            self.send(config)
+            self.send((config, memory_limit))
             reply = self.receive()
         except (OSError, EOFError, pickle.UnpicklingError) as error:
             self.stop()
@@ -139,6 +139,12 @@ class ProcessPlugin(Plugin):
       :meth:`reload` starts a child with LLVM's defaults, as in process.
     - Every child holds its own LLVM, so process Plugins never conflict with
       each other or with in-process ones; ``private`` is passed to the child.
+    - ``memory_limit`` (bytes, Linux) caps the child's address space
+      (RLIMIT_AS): a compile that would take all the machine's memory fails
+      with :class:`InternalError` ("out of memory in LLVM") or, if the
+      allocation fails outside LLVM's handler, :class:`WorkerCrashedError`,
+      instead of meeting the OOM killer. Leave room for the interpreter and
+      the shim (about 300 MB of address space); 1 GiB or more is sensible.
 
     Calls on one ProcessPlugin run one at a time; use :class:`llvmplug.Pool`
     for parallel children.
@@ -151,6 +157,7 @@ class ProcessPlugin(Plugin):
         path: str | os.PathLike[str] | None = None,
         reload_after_fatal: bool = True,
         isolation: str | None = "process",
+        memory_limit: int | None = None,
     ) -> None:
         for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
             if not isinstance(flag, bool):
@@ -158,15 +165,23 @@ class ProcessPlugin(Plugin):
         self._private = private
         self._source = Path(path) if path is not None else None
         self._reload_after_fatal = reload_after_fatal
+        if memory_limit is not None:
+            if isinstance(memory_limit, bool) or not isinstance(memory_limit, int):
+                raise errors.ArgumentTypeError(f"memory_limit must be an int (bytes), not {type(memory_limit).__name__}")
+            if memory_limit <= 0:
+                raise errors.ArgumentError(f"memory_limit must be positive, not {memory_limit}")
+            if sys.platform != "linux":
+                raise errors.ArgumentError("memory_limit is implemented on Linux only (RLIMIT_AS)")
         self._config = {
             "private": private,
             "path": None if path is None else str(Path(path).resolve()),
             "reload_after_fatal": reload_after_fatal,
         }
+        self._memory_limit = memory_limit
         self._poisoned = False
         self._sticky: list[str] = []
         self._lock = threading.Lock()  # one request in flight per child
-        self._child: _Child | None = _Child(self._config)
+        self._child: _Child | None = _Child(self._config, memory_limit)
         self._loaded = True
 
     # -- lifecycle ---------------------------------------------------------
@@ -180,7 +195,7 @@ class ProcessPlugin(Plugin):
         if not self._loaded:
             raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
         if self._child is None:
-            child = _Child(self._config)
+            child = _Child(self._config, self._memory_limit)
             self._child = child
             for line in self._sticky:
                 self._exchange(child, "set_options", (line,), {}, None)
@@ -201,7 +216,7 @@ class ProcessPlugin(Plugin):
             self._sticky = []
             self._poisoned = False
             self._loaded = True
-            self._child = _Child(self._config)
+            self._child = _Child(self._config, self._memory_limit)
 
     @property
     def loaded(self) -> bool:

@@ -110,8 +110,10 @@ def mutate_text(rng: random.Random, text: bytes) -> bytes:
 def mutate_bitcode(rng: random.Random, data: bytes) -> bytes:
     out = bytearray(data)
     for _ in range(rng.randint(1, 6)):
+        if len(out) <= 4:
+            out += rng.randbytes(4)  # truncated to the magic: give the ops something to work on
         op = rng.randrange(6)
-        k = rng.randrange(4, len(out)) if len(out) > 4 else 0  # mostly keep the magic
+        k = rng.randrange(4, len(out))  # keep the magic, or the input is no longer bitcode
         if op == 0:
             out[k] ^= 1 << rng.randrange(8)
         elif op == 1:
@@ -199,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="per-case timeout (process mode)")
     parser.add_argument("--crashers", type=Path, default=Path("fuzz-crashers"), help="where cases are saved")
     parser.add_argument("--replay", type=Path, help="run one saved case and report its outcome")
+    parser.add_argument("--memory-limit", type=int, default=4 << 30,
+                        help="address-space limit in bytes (Linux; 0: none) for LLVM: this process in "
+                        "inprocess mode, the worker in process mode; some inputs make LLVM ask for GiBs")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", llvmplug.LLVMPlugWarning)
     args.crashers.mkdir(parents=True, exist_ok=True)
@@ -208,7 +213,15 @@ def main(argv: list[str] | None = None) -> int:
 
     isolated = args.mode == "process"
     timeout = args.timeout if isolated else None
-    plugin = llvmplug.Plugin(isolation="process") if isolated else llvmplug.Plugin(private=True)
+    limit = args.memory_limit if args.memory_limit and sys.platform == "linux" else None
+    if isolated:
+        plugin = llvmplug.Plugin(isolation="process", memory_limit=limit)
+    else:
+        if limit:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        plugin = llvmplug.Plugin(private=True)
     if args.replay:
         case = pickle.loads(args.replay.read_bytes())
         print(json.dumps({"case": str(args.replay), "outcome": run_case(plugin, case, timeout)}))

@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 import llvmplug
 import pytest
@@ -147,3 +148,25 @@ def test_dropped_plugin_stops_its_child():
 def test_unknown_isolation_is_rejected():
     with pytest.raises(llvmplug.ArgumentError, match="isolation"):
         llvmplug.Plugin(isolation="thread")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="memory_limit is Linux-only")
+def test_memory_limit_turns_a_runaway_allocation_into_a_typed_error(arith_ir):
+    # Mutated bitcode (found by tests/fuzz_compile.py) that makes LLVM ask for
+    # several GiB at once; without a limit it grinds through the machine's memory.
+    crasher = Path(__file__).resolve().parent / "data" / "crashers" / "mutated-bitcode-huge-allocation.bc"
+    with llvmplug.Plugin(isolation="process", memory_limit=1 << 30) as plugin:
+        assert plugin.compile(arith_ir, flags="-O3") == llvmplug.compile(arith_ir, flags="-O3")
+        with pytest.raises(llvmplug.InternalError, match="out of memory in LLVM"):
+            plugin.compile(crasher.read_bytes(), "x86_64-unknown-linux-gnu", "-O0", timeout=60)
+        assert plugin.poisoned is False  # the child reloads its copy before the next call
+        assert plugin.compile(arith_ir, flags="-O3") == llvmplug.compile(arith_ir, flags="-O3")
+
+
+@pytest.mark.parametrize(
+    ("limit", "error"),
+    [("1G", llvmplug.ArgumentTypeError), (True, llvmplug.ArgumentTypeError), (0, llvmplug.ArgumentError)],
+)
+def test_bad_memory_limits(limit, error):
+    with pytest.raises(error, match="memory_limit"):
+        llvmplug.Plugin(isolation="process", memory_limit=limit)
