@@ -110,7 +110,7 @@ def mutate_text(rng: random.Random, text: bytes) -> bytes:
 def mutate_bitcode(rng: random.Random, data: bytes) -> bytes:
     out = bytearray(data)
     for _ in range(rng.randint(1, 6)):
-        if len(out) <= 4:
+        while len(out) <= 4:
             out += rng.randbytes(4)  # truncated to the magic: give the ops something to work on
         op = rng.randrange(6)
         k = rng.randrange(4, len(out))  # keep the magic, or the input is no longer bitcode
