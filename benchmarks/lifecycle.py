@@ -354,7 +354,11 @@ def _rss_table(results: dict[str, Any]) -> str:
     first, last = checkpoints[0], checkpoints[-1]
     out.append(markdown_table(["cycle", "before load", "peak while loaded", "after 1"]
                               + [f"after {n}" for n in checkpoints] + [f"growth/cycle ({first}..{last})"], rows) + "\n")
+    return "\n".join(out)
 
+
+def _throughput_table(results: dict[str, Any]) -> str:
+    out = []
     out.append("### Throughput: 1 vs 2 private instances on 2 threads\n")
     rows = []
     for name, runs in results["throughput"].items():
@@ -420,9 +424,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
     results = run(options.quick, sections)
-    print(report(results))
     if options.json:
         options.json.write_text(json.dumps(results, indent=1, default=str))
+    print(report(results))
     return 0
 
 
