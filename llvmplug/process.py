@@ -186,6 +186,11 @@ class ProcessPlugin(Plugin):
 
     # -- lifecycle ---------------------------------------------------------
 
+    def _calling(self) -> Any:  # type: ignore[override]
+        # Anything Plugin gains that talks to an in-process library lands
+        # here until it is forwarded to the child too.
+        raise errors.ArgumentError("this method is not available with isolation='process'")
+
     def _discard_child(self) -> None:
         child, self._child = self._child, None
         if child is not None:
