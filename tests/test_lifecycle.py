@@ -21,11 +21,12 @@ from llvmplug import _loader
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lifecycle_support import SIGACTION_SUPPORTED, generated_module, run_python
 
-linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self and ELF")
 
 STB_GNU_UNIQUE = 10  # pyelftools names this binding value STB_LOOS
 
 
+@linux_only
 def test_unload_unmaps_the_shim():
     result = run_python(
         r"""
@@ -82,6 +83,7 @@ def _dynamic_symbols(elf: ELFFile):
             yield from section.iter_symbols()
 
 
+@linux_only
 def test_nothing_in_the_shim_pins_it():
     """dlclose is a no-op for a library with a unique symbol, NODELETE, or
     pending thread-local destructors; the shim must have none of them."""
@@ -160,6 +162,7 @@ print(json.dumps({"loaded": changed(before, loaded), "unloaded": changed(before,
     assert result["control"]["sigaction"] == [str(result["usr2"])]
 
 
+@linux_only
 def test_thread_that_compiled_can_exit_after_unload():
     """Nothing per-thread (TLS destructors, pthread key destructors) may point
     into the unmapped library when a thread that used it exits."""
@@ -283,7 +286,7 @@ def test_unload_and_reload_wait_for_a_compile_in_flight():
         r"""
 import json, sys, threading, time, warnings
 import llvmplug
-from lifecycle_support import generated_module, mapped
+from lifecycle_support import generated_module
 warnings.simplefilter("ignore")
 ir = generated_module(70)
 outcomes = []
@@ -364,6 +367,7 @@ print(json.dumps({"bad": bad, "calls": len(calls), "reloads": reloads, "syntax":
     assert result["syntax"] == ".att_syntax"  # the sticky option set before the reloads is gone
 
 
+@linux_only
 def test_reset_reloads_the_default_plugin():
     result = run_python(
         r"""
