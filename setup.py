@@ -43,6 +43,15 @@ def llvm_locations() -> tuple[str, str]:
     return mlc_llvm_static.get_cmake_dir(), mlc_llvm_static.get_cmake_prefix_path()
 
 
+def sdk_licenses() -> Path | None:
+    """The license texts of what the shim links statically (LLVM, zlib, zstd)."""
+    if os.environ.get("LLVMPLUG_LLVM_DIR"):
+        return None  # another LLVM: its packager knows where its notices are
+    import mlc_llvm_static
+
+    return Path(mlc_llvm_static.__file__).resolve().parent / "licenses"
+
+
 def build_shim(destination: Path) -> None:
     """Configure, build and install the shim (and its header) into destination."""
     build_dir = Path(os.environ.get("LLVMPLUG_BUILD_DIR", ROOT / "build" / "shim")).resolve()
@@ -74,6 +83,13 @@ def build_shim(destination: Path) -> None:
         print("llvmplug:", shlex.join(command), flush=True)
         subprocess.run(command, check=True)
     shutil.copyfile(ROOT / "csrc" / "llvmplug.h", destination / "llvmplug.h")
+    # The shim carries LLVM, zlib and zstd inside it: ship their notices too.
+    licenses = sdk_licenses()
+    if licenses is not None and licenses.is_dir():
+        shutil.copytree(licenses, destination / "licenses", dirs_exist_ok=True)
+    else:
+        print("llvmplug: no license texts found for the LLVM SDK; add them to the package by hand",
+              flush=True)
 
 
 class BuildPyWithShim(build_py):

@@ -99,7 +99,7 @@ def test_sdist_has_everything_the_build_needs(sdist):
     with tarfile.open(sdist) as tar:
         top = tar.getnames()[0].split("/")[0]
         names = {name[len(top) + 1:] for name in tar.getnames()}
-    needed = {"setup.py", "pyproject.toml", "CMakeLists.txt", "README.md", "MANIFEST.in"}
+    needed = {"setup.py", "pyproject.toml", "CMakeLists.txt", "README.md", "MANIFEST.in", "LICENSE"}
     for folder in ("csrc", "cmake", "llvmplug"):
         needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).iterdir()
                    if p.is_file() and not p.name.endswith(".pyc")}
@@ -135,6 +135,9 @@ def test_wheel_holds_the_shim_its_header_and_the_package(wheel, sdist):
     assert native == [f"llvmplug/_lib/{LIBRARY}"], native
     # Build inputs stay in the sdist.
     assert not [n for n in names if n.startswith(("csrc/", "cmake/", "tests/"))]
+    # The notices of what the shim links statically travel with it.
+    assert {f"llvmplug/_lib/licenses/{n}.txt" for n in ("LLVM", "zlib", "zstd")} <= names
+    assert any(n.endswith(".dist-info/LICENSE") or "/licenses/LICENSE" in n for n in names), names
 
 
 def test_wheel_depends_on_cffi_only(wheel):
