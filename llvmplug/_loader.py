@@ -100,9 +100,17 @@ class Library:
     def _make_private_copy(self, source: Path) -> Path:
         # mkdtemp creates the directory 0700: nobody else can swap the file
         # between our copy and our load.
-        self._copy_dir = Path(tempfile.mkdtemp(prefix="llvmplug-"))
-        target = self._copy_dir / source.name
-        shutil.copyfile(source, target)
+        try:
+            self._copy_dir = Path(tempfile.mkdtemp(prefix="llvmplug-"))
+            target = self._copy_dir / source.name
+            shutil.copyfile(source, target)
+        except OSError as error:
+            # A full or read-only temporary directory must not leave a
+            # partial copy behind, nor surface as a bare OSError.
+            self._remove_copy()
+            raise errors.LibraryLoadError(
+                f"cannot make a private copy of {source} in {tempfile.gettempdir()}: {error}"
+            ) from error
         return target
 
     @staticmethod

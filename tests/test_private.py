@@ -177,3 +177,26 @@ print(json.dumps(errors))
 """
     )
     assert result == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE and SIGXFSZ as on Linux")
+def test_a_failed_copy_leaves_nothing_and_raises_library_load_error(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    result = run_python(
+        r"""
+import json, os, resource, signal, sys
+import llvmplug
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes past the limit fail with EFBIG instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))  # far smaller than the shim
+try:
+    llvmplug.Plugin(private=True)
+    outcome = "loaded"
+except llvmplug.LibraryLoadError as error:
+    outcome = "LibraryLoadError"
+print(json.dumps({"outcome": outcome, "left": os.listdir(sys.argv[1])}))
+""",
+        str(tmp),
+        env=dict(os.environ, TMPDIR=str(tmp)),
+    )
+    assert result == {"outcome": "LibraryLoadError", "left": []}
