@@ -72,9 +72,16 @@ def rss_bytes(pid: int | None = None) -> int | None:
 
 
 def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A GitHub Markdown table; numbers are expected pre-formatted as text."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    """A GitHub Markdown table; numbers are expected pre-formatted as text.
+
+    A ``|`` inside a cell (``opt | llc``) is escaped so it does not split the cell.
+    """
+
+    def line(cells: Iterable[Any]) -> str:
+        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
+
+    lines = [line(headers), "|" + "|".join("---" for _ in headers) + "|"]
+    lines += [line(row) for row in rows]
     return "\n".join(lines)
 
 

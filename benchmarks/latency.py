@@ -38,7 +38,9 @@ def run(backends: list[Backend], classes: dict[str, list[Module]], rounds: int, 
             for backend in backends:
                 wanted = (spawn_repeats if backend.spawns else repeats) if single else (
                     spawn_rounds if backend.spawns else rounds)
-                if turn < wanted:
+                # A backend with fewer samples takes them spread over all turns,
+                # not bunched at the start, so it sees the same machine load.
+                if turn * wanted // most != (turn + 1) * wanted // most:
                     samples[backend.key] += [_sample(backend, module) for module in modules]
         progress(f"latency {size_class}: " + ", ".join(
             f"{key} {summary(values)['median'] * 1e3:.1f} ms" for key, values in samples.items()))

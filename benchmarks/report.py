@@ -181,13 +181,18 @@ def _scaling(results: dict[str, Any]) -> list[str]:
         rows_in = workload["rows"]
         one = rows_in["1 private instance"]["per_second"]
         rows = [[label, f"{r['per_second']:.1f}", _fmt_ratio(r["per_second"] / one),
-                 f"{r['cores_used']:.2f}" if "how" not in r else "n/a", r.get("how", "")]
+                 f"{r['cores_used']:.2f}" if "how" not in r else "n/a",
+                 f"{r['per_cpu_second']:.1f}" if "how" not in r and r["per_cpu_second"] else "n/a",
+                 r.get("how", "")]
                 for label, r in rows_in.items()]
         out += [f"Workload: {name}.", "", markdown_table(
-            ["configuration", "modules/s", "vs 1 instance", "cores used", "how"], rows), ""]
+            ["configuration", "modules/s", "vs 1 instance", "cores used", "modules per CPU-second", "how"],
+            rows), ""]
     out += ["'cores used' = CPU time of the compiling threads / wall time: the cores the lanes actually "
             "got (n/a where the compiles run in the Pool's own threads or in child processes). Below 2 for two lanes means the machine did not give them two cores (other load), "
-            "so the ratio cannot reach 2 whatever llvmplug does.", "",
+            "so the ratio cannot reach 2 whatever llvmplug does. 'modules per CPU-second' is "
+            "independent of how many cores the machine gave: if two instances slowed each other down "
+            "(a shared lock, allocator contention) it would drop below the one-instance figure.", "",
             "One instance serialises its calls (LLVM's options are global to a loaded copy), so two threads "
             "on one instance do not scale; two private copies are independent LLVMs.", ""]
     return out
@@ -231,8 +236,13 @@ def _options(results: dict[str, Any]) -> list[str]:
     def row(label: str, stats: dict[str, float]) -> list[str]:
         return [label, ms(stats["median"]), ms(stats["p95"]), f"{stats['median'] / compile_time * 100:.2f}%"]
 
+    flags = p["per_call_flags"]
     rows = [
-        row("llvmplug per-call flags (save/apply/restore in C++, inside the call)", p["per_call_flags"]),
+        [f"llvmplug per-call flags (save/apply/restore in C++, inside the call; {flags['plain']['n']} pairs "
+         "of empty-module compiles with and without them)",
+         f"{ms(flags['median_difference'])} (difference of medians)",
+         f"{ms(flags['min_difference'])} (difference of minimums)",
+         f"{flags['median_difference'] / compile_time * 100:.2f}%"],
         row("TVM-style in Python over llvmplug: 3x options(), set_options(new), set_options(saved)",
             p["python_save_apply_restore"]),
     ]
@@ -245,7 +255,10 @@ def _options(results: dict[str, Any]) -> list[str]:
         + ", ".join(f"`-{k}={v}`" for k, v in o["options"].items())
         + f". For scale, the last column divides by one O2 compile of {o['module']} "
         f"({ms(compile_time)}).", "",
-        markdown_table(["approach", "median", "p95", "of a compile"], rows), "",
+        markdown_table(["approach", "median", "p95 (per-call flags: a second estimate)", "of a compile"], rows), "",
+        "The per-call flags' cost is the difference between two distributions of ~1 ms compiles; it "
+        "is of the order of this shared machine's noise, hence two estimates (one may come out "
+        "negative).", "",
         "What value-based save/restore cannot do:", "",
         f"- Put back an option that was never set. `unroll-threshold` has no default (LLVM checks whether "
         f"it was given); saving its value (`{demo['saved_value']}`) and setting it back afterwards "

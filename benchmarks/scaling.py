@@ -51,7 +51,8 @@ def _throughput(lanes: list[Compile], workload: list[Module], seconds: float) ->
     # in-process lanes actually got (a loaded machine gives fewer than 2).
     # Meaningless for process lanes, whose work runs in the children.
     return {"lanes": len(lanes), "modules": sum(counts), "seconds": elapsed,
-            "per_second": sum(counts) / elapsed, "cores_used": sum(cpu) / elapsed}
+            "per_second": sum(counts) / elapsed, "cores_used": sum(cpu) / elapsed,
+            "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}
 
 
 def _pool_lanes() -> tuple[list[Compile], Callable[[], None], str]:
