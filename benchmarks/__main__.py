@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         plugin.unload()
         if "scaling" in sections:
             workloads = {"corpus modules": corpus, "loops-16": [loops(16)]}
-            results["scaling"] = scaling.run(workloads, settings.scaling_seconds, _progress)
+            results["scaling"] = scaling.run(workloads, settings.scaling_seconds, settings.scaling_slices, _progress)
         if "memory" in sections:
             _progress("memory")
             results["memory"] = memory.run(loops(16), settings.instances, settings.reload_cycles)

@@ -67,32 +67,54 @@ def _pool_lanes() -> tuple[list[Compile], Callable[[], None], str]:
             "two benchmark workers (this llvmplug has no Pool)")
 
 
-def run(workloads: dict[str, list[Module]], seconds: float, progress: Any) -> dict[str, Any]:
+def _combined(slices: list[dict[str, Any]]) -> dict[str, Any]:
+    modules = sum(r["modules"] for r in slices)
+    seconds = sum(r["seconds"] for r in slices)
+    cpu = sum(r["cores_used"] * r["seconds"] for r in slices)
+    return {"lanes": slices[0]["lanes"], "modules": modules, "seconds": seconds, "per_second": modules / seconds,
+            "cores_used": cpu / seconds, "per_cpu_second": modules / cpu if cpu else None,
+            "slices": [r["per_second"] for r in slices]}
+
+
+def run(workloads: dict[str, list[Module]], seconds: float, slices: int, progress: Any) -> dict[str, Any]:
+    """Every configuration runs ``slices`` times for ``seconds / slices``, the
+    configurations taking turns, so that a change in the machine's load
+    (other processes) hits them all alike."""
     result: dict[str, Any] = {}
-    for name, workload in workloads.items():
-        privates = [llvmplug.Plugin(private=True), llvmplug.Plugin(private=True)]
+    privates = [llvmplug.Plugin(private=True), llvmplug.Plugin(private=True)]
 
-        def on(plugin: llvmplug.Plugin) -> Compile:
-            return lambda text: plugin.compile(text, flags=FLAGS)
+    def on(plugin: llvmplug.Plugin) -> Compile:
+        return lambda text: plugin.compile(text, flags=FLAGS)
 
-        rows = {
-            "1 private instance": _throughput([on(privates[0])], workload, seconds),
-            "2 private instances": _throughput([on(p) for p in privates], workload, seconds),
-            "1 instance, 2 threads": _throughput([on(privates[0])] * 2, workload, seconds),
-        }
-        for plugin in privates:
-            plugin.unload()
+    configurations: dict[str, tuple[list[Compile], str | None]] = {
+        "1 private instance": ([on(privates[0])], None),
+        "2 private instances": ([on(p) for p in privates], None),
+        "1 instance, 2 threads": ([on(privates[0])] * 2, None),
+    }
+    closers: list[Callable[[], None]] = [lambda: [p.unload() for p in privates] and None]
+    try:
         pool_class = getattr(llvmplug, "Pool", None)
         if pool_class is not None:
-            with pool_class(2) as pool:
-                rows["llvmplug.Pool(2), threads"] = {
-                    **_throughput([lambda text: pool.compile(text, flags=FLAGS)] * 2, workload, seconds),
-                    "how": "2 private instances behind the Pool API"}
+            pool = pool_class(2)
+            closers.append(pool.close)
+            configurations["llvmplug.Pool(2), threads"] = (
+                [lambda text: pool.compile(text, flags=FLAGS)] * 2, "2 private instances behind the Pool API")
         lanes, close, label = _pool_lanes()
-        try:
-            rows["process pool of 2"] = {**_throughput(lanes, workload, seconds), "how": label}
-        finally:
+        closers.append(close)
+        configurations["process pool of 2"] = (lanes, label)
+        for name, workload in workloads.items():
+            measured: dict[str, list[dict[str, Any]]] = {key: [] for key in configurations}
+            for _ in range(slices):
+                for key, (lanes, _how) in configurations.items():
+                    measured[key].append(_throughput(lanes, workload, seconds / slices))
+            rows = {}
+            for key, (_lanes, how) in configurations.items():
+                rows[key] = _combined(measured[key])
+                if how:
+                    rows[key]["how"] = how
+            progress(f"scaling {name}: " + ", ".join(f"{k} {v['per_second']:.1f}/s" for k, v in rows.items()))
+            result[name] = {"modules": [m.name for m in workload], "rows": rows}
+    finally:
+        for close in closers:
             close()
-        progress(f"scaling {name}: " + ", ".join(f"{k} {v['per_second']:.1f}/s" for k, v in rows.items()))
-        result[name] = {"modules": [m.name for m in workload], "rows": rows}
     return result
