@@ -83,6 +83,48 @@ def _crossing(lib: Any, count: int) -> float:
     return (time.perf_counter() - start) / count
 
 
+def _cold_python(plugin: llvmplug.Plugin, module: Module, count: int) -> dict[str, float] | None:
+    """The wrapper's own Python work before the C call, timed warm, right after
+    a compile of ``module``, and right after a sleep as long as that compile.
+
+    Shows how much of the overhead is the interpreter running cold after the
+    thread was away (caches refilled by LLVM or by other processes).
+    """
+    from llvmplug import plugin as wrapper
+
+    try:
+        prepare = (wrapper._module_bytes, wrapper.flags_string, plugin._calling)  # noqa: SLF001
+    except AttributeError:
+        return None  # the wrapper's internals changed; the diagnostic is optional
+    module_bytes, flags_string, calling = prepare
+
+    def work() -> float:
+        start = time.perf_counter()
+        module_bytes(module.text)
+        f"-filetype=obj {flags_string('-O2')}".encode()
+        with calling():
+            pass
+        return time.perf_counter() - start
+
+    compile_time = min(_once(lambda: plugin.compile(module.text)) for _ in range(3))
+    warm, after_compile, after_sleep = [], [], []
+    for _ in range(count):
+        work()
+        warm.append(work())
+        plugin.compile(module.text)
+        after_compile.append(work())
+        time.sleep(compile_time)
+        after_sleep.append(work())
+    return {"module": module.name, "warm": statistics.median(warm),
+            "after_compile": statistics.median(after_compile), "after_sleep": statistics.median(after_sleep)}
+
+
+def _once(action: Any) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
 def run(plugin: llvmplug.Plugin, empty: Module, modules: dict[Module, float], calls: int,
         seconds_per_module: float) -> dict[str, Any]:
     """Overhead on the empty module and on each larger module.
@@ -95,9 +137,11 @@ def run(plugin: llvmplug.Plugin, empty: Module, modules: dict[Module, float], ca
     empty_result = _calls(plugin, empty, calls)
     larger = [_calls(plugin, module, max(5, int(seconds_per_module / max(estimate, 1e-3))))
               for module, estimate in modules.items()]
+    smallest = min(modules, key=lambda module: modules[module])
     return {
         "method": __doc__,
         "crossing": crossing,
         "empty": empty_result,
         "modules": larger,
+        "cold_python": _cold_python(plugin, smallest, max(20, calls // 30)),
     }

@@ -43,10 +43,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                             f"modules; {ms(over['empty']['overhead']['median'])} on an empty module",
                 "met": worst["overhead_fraction"] < 0.01,
                 "why": "" if worst["overhead_fraction"] < 0.01 else (
-                    "a fixed ~0.1-0.3 ms of Python-side work per call (checks, encoding, the Plugin's "
-                    "bookkeeping, cffi, copying out) is over 1% of the smallest modules above 10 ms; it "
-                    "costs more after a long compile than after an empty one, most likely because "
-                    "LLVM has evicted the interpreter from the caches"),
+                    "the Python-side work per call (checks, encoding, the Plugin's bookkeeping, cffi, "
+                    "copying out) runs with cold caches after the compile and then costs several times "
+                    "its warm cost (section 2), which is over 1% of the smallest modules above 10 ms"),
             })
     res = results.get("reset")
     if res:
@@ -139,7 +138,7 @@ def _overhead(results: dict[str, Any]) -> list[str]:
                      ms(c["c_call"]["median"]),
                      f"{ms(c['overhead']['median'])} (p95 {ms(c['overhead']['p95'])})",
                      f"{c['overhead_fraction'] * 100:.3f}%"])
-    return [
+    out = [
         "## 2. Per-call overhead of the ABI", "",
         markdown_table(["module", "calls", "Plugin.compile()", "inside the C call", "Python-side overhead",
                         "overhead / call"], rows), "",
@@ -153,8 +152,16 @@ def _overhead(results: dict[str, Any]) -> list[str]:
         "result copy) cannot be separated without instrumenting the shim. An upper bound for "
         "everything fixed per call, LLVM's own per-compile set-up included (context, parser, target "
         f"machine, pass pipeline): the C call on an empty module, {ms(o['empty']['c_call']['median'])} "
-        "(llvmlite's cost for an empty module is in the latency table).", "",
+        "(llvmlite's cost for an empty module is in the latency table).",
     ]
+    cold = o.get("cold_python")
+    if cold:
+        out.append(
+            f"- Why the overhead grows after a long compile: the wrapper's Python work before the C call "
+            f"takes {ms(cold['warm'])} warm, {ms(cold['after_compile'])} right after a {cold['module']} "
+            f"compile and {ms(cold['after_sleep'])} right after sleeping as long: the interpreter runs "
+            "with cold caches whenever the thread has been away, whatever it was doing.")
+    return out + [""]
 
 
 def _reset(results: dict[str, Any]) -> list[str]:
