@@ -4,8 +4,10 @@
 first on ``sys.path``, and ``import llvmplug`` would then find the source tree
 (which has no built shim) instead of the installed package. This package is
 already imported by the time this code runs, and its modules are found through
-its own ``__path__``, so the checkout can simply be dropped from ``sys.path``:
-every ``import llvmplug`` after this line gets the installed copy.
+its own ``__path__``, so that first entry can simply be dropped: every
+``import llvmplug`` after this line gets the installed copy. Only the entry
+Python added for ``-m`` goes; one put there on purpose (an editable install's
+path entry, PYTHONPATH) stays.
 """
 
 from __future__ import annotations
@@ -15,4 +17,5 @@ import sys
 from pathlib import Path
 
 _CHECKOUT = Path(__file__).resolve().parent.parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or os.curdir).resolve() != _CHECKOUT]
+if sys.path and Path(sys.path[0] or os.curdir).resolve() == _CHECKOUT:
+    del sys.path[0]
