@@ -29,19 +29,30 @@ class Pool:
             ``"process"``: each worker is a ``Plugin(isolation="process")``
             (a crash or timeout costs one child, which is replaced).
         reload_after_fatal: passed to every worker's Plugin.
+        memory_limit: bytes of address space per child (``isolation="process"``
+            on Linux only); see :class:`llvmplug.process.ProcessPlugin`.
 
     A call goes to whichever worker is free; workers share no LLVM state, so
     a result never depends on which worker served it. Use it as a context
     manager or call :meth:`close`.
     """
 
-    def __init__(self, size: int, isolation: str = "thread", *, reload_after_fatal: bool = True) -> None:
+    def __init__(
+        self,
+        size: int,
+        isolation: str = "thread",
+        *,
+        reload_after_fatal: bool = True,
+        memory_limit: int | None = None,
+    ) -> None:
         if isinstance(size, bool) or not isinstance(size, int):
             raise errors.ArgumentTypeError(f"size must be an int, not {type(size).__name__}")
         if size < 1:
             raise errors.ArgumentError(f"size must be at least 1, not {size}")
         if isolation not in ISOLATIONS:
             raise errors.ArgumentError(f"isolation must be 'thread' or 'process', not {isolation!r}")
+        if memory_limit is not None and isolation != "process":
+            raise errors.ArgumentError("memory_limit needs isolation='process': threads share one address space")
         self._isolation = isolation
         self._idle: queue.SimpleQueue[Plugin] = queue.SimpleQueue()
         self._plugins: list[Plugin] = []
@@ -52,7 +63,9 @@ class Pool:
                 if isolation == "thread":
                     plugin = Plugin(private=True, reload_after_fatal=reload_after_fatal)
                 else:
-                    plugin = Plugin(isolation="process", reload_after_fatal=reload_after_fatal)
+                    plugin = Plugin(
+                        isolation="process", reload_after_fatal=reload_after_fatal, memory_limit=memory_limit
+                    )
                 self._plugins.append(plugin)
                 self._idle.put(plugin)
         except BaseException:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
+from pathlib import Path
 
 import llvmplug
 import pytest
@@ -94,3 +96,21 @@ def test_thread_pool_rejects_timeout_process_pool_honours_it(arith_ir):
 def test_bad_pool_arguments(args, error):
     with pytest.raises(error):
         llvmplug.Pool(*args)
+
+
+def test_memory_limit_only_for_process_pools(arith_ir):
+    with pytest.raises(llvmplug.ArgumentError, match="memory_limit needs isolation='process'"):
+        llvmplug.Pool(1, memory_limit=1 << 30)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="memory_limit is Linux-only; kills use POSIX signals")
+def test_process_pool_survives_a_crash_in_one_worker(arith_ir):
+    crasher = Path(__file__).resolve().parent / "data" / "crashers" / "vliw-td-scheduler.ll"
+    with llvmplug.Pool(2, isolation="process", memory_limit=2 << 30) as pool:
+        bad = pool.submit(crasher.read_text(), "x86_64-unknown-linux-gnu", "-O2 -pre-RA-sched=vliw-td")
+        good = [pool.submit(arith_ir, flags="-O2") for _ in range(6)]
+        with pytest.raises(llvmplug.WorkerCrashedError, match="SIGSEGV"):
+            bad.result(timeout=120)
+        expected = llvmplug.compile(arith_ir, flags="-O2")
+        assert all(f.result(timeout=120) == expected for f in good)
+        assert list(pool.map([arith_ir] * 4, flags="-O2")) == [expected] * 4
