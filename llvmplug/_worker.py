@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import warnings
 from typing import Any, BinaryIO
@@ -64,6 +65,9 @@ def _serve(plugin: Plugin, method: str, args: tuple[Any, ...], kwargs: dict[str,
 
 
 def main() -> None:
+    # Ctrl-C in a terminal reaches the whole process group; the parent
+    # decides what happens to its child (it kills it if a call is cut short).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     requests, replies = _protocol_streams()
     try:
         config, memory_limit = pickle.load(requests)

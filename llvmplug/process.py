@@ -271,6 +271,7 @@ class ProcessPlugin(Plugin):
         except BaseException:
             # Interrupted (KeyboardInterrupt, say) mid-exchange: the child's
             # reply would answer the next request, so this child must go.
+            child.kill()
             self._discard_child()
             raise
         finally:

@@ -170,3 +170,23 @@ def test_memory_limit_turns_a_runaway_allocation_into_a_typed_error(arith_ir):
 def test_bad_memory_limits(limit, error):
     with pytest.raises(error, match="memory_limit"):
         llvmplug.Plugin(isolation="process", memory_limit=limit)
+
+
+def test_interrupted_call_replaces_the_child(plugin, arith_ir):
+    # An exception in the waiting thread (here a KeyboardInterrupt raised by a
+    # signal handler, as Ctrl-C would) must not leave a reply in the pipe
+    # that would answer the next request.
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    victim = plugin.worker_pid
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(KeyboardInterrupt):
+            plugin.compile(slow_module(6000), flags="-O2")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not os.path.exists(f"/proc/{victim}")
+    assert plugin.compile(arith_ir, output="asm") == llvmplug.compile(arith_ir, output="asm")
