@@ -6,6 +6,8 @@ process-wide state runs in a fresh interpreter (see lifecycle_support).
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -77,31 +79,69 @@ print(json.dumps(seen))
     }
 
 
-def _dynamic_symbols(elf: ELFFile):
+def _symbols(elf: ELFFile):
     for section in elf.iter_sections():
         if isinstance(section, SymbolTableSection):
             yield from section.iter_symbols()
+
+
+def pinning(path: Path) -> list[str]:
+    """What in an ELF shared library would keep dlclose from unmapping it."""
+    reasons = []
+    with open(path, "rb") as stream:
+        elf = ELFFile(stream)
+        symbols = list(_symbols(elf))
+        if not symbols:
+            raise AssertionError(f"{path} has no symbol table to check")
+        for symbol in symbols:
+            if ENUM_ST_INFO_BIND[symbol["st_info"]["bind"]] == STB_GNU_UNIQUE:
+                reasons.append(f"STB_GNU_UNIQUE {symbol.name}")
+        for section in elf.iter_sections():
+            if isinstance(section, DynamicSection):
+                for tag in section.iter_tags():
+                    if tag.entry.d_tag == "DT_FLAGS_1" and tag.entry.d_val & ENUM_DT_FLAGS_1["DF_1_NODELETE"]:
+                        reasons.append("DF_1_NODELETE")
+        # glibc keeps a library with registered thread_local destructors loaded.
+        for symbol in symbols:
+            if symbol["st_shndx"] == "SHN_UNDEF" and symbol.name.split("@")[0] in (
+                "__cxa_thread_atexit_impl",
+                "__cxa_thread_atexit",
+            ):
+                reasons.append(f"imports {symbol.name}")
+    return sorted(set(reasons))
 
 
 @linux_only
 def test_nothing_in_the_shim_pins_it():
     """dlclose is a no-op for a library with a unique symbol, NODELETE, or
     pending thread-local destructors; the shim must have none of them."""
-    with open(_loader.library_path(), "rb") as stream:
-        elf = ELFFile(stream)
-        unique = [s.name for s in _dynamic_symbols(elf) if ENUM_ST_INFO_BIND[s["st_info"]["bind"]] == STB_GNU_UNIQUE]
-        assert unique == []
-        flags_1 = 0
-        for section in elf.iter_sections():
-            if isinstance(section, DynamicSection):
-                for tag in section.iter_tags():
-                    if tag.entry.d_tag == "DT_FLAGS_1":
-                        flags_1 |= tag.entry.d_val
-        assert not flags_1 & ENUM_DT_FLAGS_1["DF_1_NODELETE"]
-        imported = {s.name.split("@")[0] for s in _dynamic_symbols(elf) if s["st_shndx"] == "SHN_UNDEF"}
-        # glibc keeps a library with registered thread_local destructors loaded.
-        assert not imported & {"__cxa_thread_atexit_impl", "__cxa_thread_atexit"}
-        assert "llvmplug_shutdown" in {s.name for s in _dynamic_symbols(elf)}  # the scan saw the symbols
+    assert pinning(_loader.library_path()) == []
+
+
+CONTROL_SOURCE = """
+// An inline function's static: g++ makes it STB_GNU_UNIQUE unless -fno-gnu-unique.
+inline int &counter() { static int value; return value; }
+// A thread_local with a destructor: registered with __cxa_thread_atexit_impl.
+struct Guard { ~Guard() {} };
+thread_local Guard guard;
+extern "C" __attribute__((visibility("default"))) int bump() { (void)&guard; return ++counter(); }
+"""
+
+
+@linux_only
+def test_the_pinning_check_finds_what_it_looks_for(tmp_path):
+    compiler = shutil.which("c++") or shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no C++ compiler for the control library")
+    source = tmp_path / "control.cpp"
+    source.write_text(CONTROL_SOURCE)
+    library = tmp_path / "libcontrol.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-Wl,-z,nodelete", "-o", str(library), str(source)],
+                   check=True)
+    reasons = pinning(library)
+    assert "DF_1_NODELETE" in reasons
+    assert any(r.startswith("STB_GNU_UNIQUE") for r in reasons), reasons
+    assert any(r.startswith("imports __cxa_thread_atexit") for r in reasons), reasons
 
 
 @linux_only
