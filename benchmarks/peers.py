@@ -70,6 +70,10 @@ class LLVMLite(Backend):
         # codemodel='default' as llc and llvmplug use (llvmlite's own default is the JIT's).
         self.machine = llvm.Target.from_default_triple().create_target_machine(opt=2, codemodel="default")
         self.version = f"llvmlite {llvmlite.__version__}, LLVM {'.'.join(map(str, llvm.llvm_version_info))}"
+        assertions = getattr(llvm, "llvm_assertions_state", None)
+        if callable(assertions):
+            # PyPI's llvmlite ships an LLVM built with assertions, which slows it down.
+            self.version += f", LLVM assertions {assertions()}"
 
     def compile(self, module: Module) -> bytes:
         llvm = self.llvm

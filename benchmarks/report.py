@@ -117,8 +117,10 @@ def _latency(results: dict[str, Any]) -> list[str]:
         "- llvmlite in process: `parse_assembly`, `verify`, `create_pass_builder(tm, "
         "PipelineTuningOptions(speed_level=2))` module pipeline, `tm.emit_object`; one target machine "
         "made once and reused (as a llvmlite user would). Its pipeline tuning defaults match LLVM's "
-        "(loop vectorisation on, SLP off), but its LLVM is one release older: the pass pipelines differ "
-        "by what changed between those releases.",
+        "(loop vectorisation on, SLP off), but its LLVM is one release older, so the pass pipelines "
+        "differ by what changed between those releases, and llvmlite's wheel builds LLVM with "
+        "assertions enabled (see Versions above), which accounts for much of the gap: the ratio "
+        "compares what a user gets from PyPI, not the two LLVM releases.",
         "- llvmplug compile: one `llvmplug compile IN -o OUT -O2` process per module (Python start, "
         "import, shim load, compile, write).",
         "- opt | llc: `opt -O2 -mtriple=HOST IN -o - | llc -O2 -mtriple=HOST -filetype=obj -o OUT`, "
@@ -231,7 +233,10 @@ def _artefacts(results: dict[str, Any]) -> list[str]:
             rows.append([name, a["skipped"], ""])
         else:
             rows.append([f"{name} (`{Path(a['path']).name}`)", mib(a["installed"]), mib(a["stripped"])])
-    return ["## 6. Artefact size", "", markdown_table(["library", "installed", "stripped"], rows), ""]
+    return ["## 6. Artefact size", "", markdown_table(["library", "installed", "stripped"], rows), "",
+            "Stripped with `strip --strip-all` on a copy; llvmplug's shim is installed stripped already. "
+            "llvmlite's library carries many targets and LLVM's JITs (see the README's Size section); "
+            "the shim carries the native target only.", ""]
 
 
 def _options(results: dict[str, Any]) -> list[str]:
