@@ -119,8 +119,9 @@ def _latency(results: dict[str, Any]) -> list[str]:
         "made once and reused (as a llvmlite user would). Its pipeline tuning defaults match LLVM's "
         "(loop vectorisation on, SLP off), but its LLVM is one release older, so the pass pipelines "
         "differ by what changed between those releases, and llvmlite's wheel builds LLVM with "
-        "assertions enabled (see Versions above), which accounts for much of the gap: the ratio "
-        "compares what a user gets from PyPI, not the two LLVM releases.",
+        "assertions enabled (see Versions above), which costs time (how much of the gap it explains "
+        "was not measured: no llvmlite without assertions was at hand). The ratio compares what a "
+        "user gets from PyPI, not the two LLVM releases.",
         "- llvmplug compile: one `llvmplug compile IN -o OUT -O2` process per module (Python start, "
         "import, shim load, compile, write).",
         "- opt | llc: `opt -O2 -mtriple=HOST IN -o - | llc -O2 -mtriple=HOST -filetype=obj -o OUT`, "
