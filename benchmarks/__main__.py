@@ -113,14 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     machine["load_average_after"] = machine_info()["load_average"]
     results["seconds"] = time.perf_counter() - started
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "benchmarks.json").write_text(json.dumps(results, indent=1, default=str))
     chart = None
     if not args.no_chart and "latency" in results:
         chart = report.chart(results, args.out / "benchmarks.png")
         if chart is None:
             results["skipped"]["chart"] = "matplotlib is not installed"
     (args.out / "benchmarks.md").write_text(report.markdown(results, chart))
-    # Rewritten so the skipped chart is recorded too.
     (args.out / "benchmarks.json").write_text(json.dumps(results, indent=1, default=str))
     _progress(f"done in {results['seconds']:.0f} s: {args.out}/benchmarks.md")
     return 0
