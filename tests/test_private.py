@@ -204,14 +204,14 @@ print(json.dumps({"outcome": outcome, "left": os.listdir(sys.argv[1])}))
 
 def test_the_gil_is_released_while_the_shim_compiles():
     """Other Python threads keep running during a compile: the longest pause
-    the main thread sees is a small part of the compile's duration."""
+    the main thread sees is a fraction of the compile's duration."""
     result = run_python(
         r"""
 import json, threading, time, warnings
 import llvmplug
 from lifecycle_support import generated_module
 warnings.simplefilter("ignore")
-ir = generated_module(120)
+ir = generated_module(150)
 plugin = llvmplug.Plugin(private=True)
 plugin.compile(ir, flags="-O3")
 timing = {}
@@ -231,5 +231,7 @@ thread.join()
 print(json.dumps({"compile": timing["compile"], "longest pause": longest}))
 """
     )
-    assert result["compile"] > 0.1, result  # long enough for the comparison to mean something
-    assert result["longest pause"] < result["compile"] / 3, result
+    assert result["compile"] > 0.2, result  # long enough for the comparison to mean something
+    # Holding the GIL would make the pause as long as the compile (checked by
+    # hand with a ctypes.PyDLL call); the margin allows for a busy machine.
+    assert result["longest pause"] < result["compile"] / 2, result
