@@ -118,11 +118,31 @@ def measure_rss_cycles(checkpoints: Sequence[int] = (10, 100, 500), private: boo
     Returns RSS (bytes) before the first load, after the first cycle, at each
     checkpoint, and the growth per cycle (bytes) from the first checkpoint on.
     """
-    rss = _child("rss-cycles", json.dumps(list(checkpoints)), "private" if private else "shared")
+    return _rss_cycles(checkpoints, "private" if private else "shared")
+
+
+def measure_empty_library_rss_cycles(checkpoints: Sequence[int] = (10, 100, 500)) -> dict[str, Any]:
+    """The peer for :func:`measure_rss_cycles`: RSS over dlopen/call/dlclose
+    cycles of an empty C shared library (built with the system C compiler),
+    i.e. what the dynamic loader itself costs per cycle."""
+    compiler = shutil.which(os.environ.get("CC", "cc"))
+    if compiler is None:
+        return {"skipped": "no C compiler to build the empty library with"}
+    with tempfile.TemporaryDirectory() as directory:
+        source = Path(directory) / "empty.c"
+        source.write_text("int empty_function(void) { return 0; }\n")
+        library = Path(directory) / "libempty.so"
+        subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+        return _rss_cycles(checkpoints, f"empty:{library}")
+
+
+def _rss_cycles(checkpoints: Sequence[int], kind: str) -> dict[str, Any]:
+    rss = _child("rss-cycles", json.dumps(list(checkpoints)), kind)
     at = {int(k): v for k, v in rss["at"].items()}
     first, last = min(checkpoints), max(checkpoints)
     return {
-        "private": private,
+        "kind": "empty library" if kind.startswith("empty:") else kind,
+        "private": kind == "private",
         "before": rss["before"],
         "after 1": rss["after 1"],
         "peak loaded": rss["peak loaded"],
@@ -137,10 +157,20 @@ def _rss_cycles_child(checkpoints: list[int], kind: str) -> dict[str, Any]:
     at: dict[int, int | None] = {}
     after_one = None
     for cycle in range(1, max(checkpoints) + 1):
-        plugin = llvmplug.Plugin(private=kind == "private")
-        plugin.compile(SMALL, flags=FLAGS)
-        peak = max(peak, rss_bytes() or 0)
-        plugin.unload()
+        if kind.startswith("empty:"):
+            import _ctypes
+            import ctypes
+
+            library = ctypes.CDLL(kind[len("empty:"):])
+            library.empty_function()
+            peak = max(peak, rss_bytes() or 0)
+            _ctypes.dlclose(library._handle)
+            del library
+        else:
+            plugin = llvmplug.Plugin(private=kind == "private")
+            plugin.compile(SMALL, flags=FLAGS)
+            peak = max(peak, rss_bytes() or 0)
+            plugin.unload()
         if cycle == 1:
             after_one = rss_bytes()
         if cycle in checkpoints:
@@ -286,6 +316,9 @@ def run(quick: bool, sections: Sequence[str] = SECTIONS) -> dict[str, Any]:
         checkpoints = (10, 50) if quick else (10, 100, 500)
         results["rss cycles"] = [measure_rss_cycles(checkpoints, private=False),
                                  measure_rss_cycles(checkpoints, private=True)]
+        empty = measure_empty_library_rss_cycles(checkpoints)
+        if "skipped" not in empty:
+            results["rss cycles"].append(empty)
     if "throughput" in sections:
         workloads = {
             "corpus modules one by one": [m.text for m in load_corpus(24 if quick else None)],
@@ -344,8 +377,11 @@ def _rss_table(results: dict[str, Any]) -> str:
     out = []
     out.append("### RSS over load/compile/unload cycles (fresh process each)\n")
     rows = []
+    labels = {"shared": "Plugin()", "private": "Plugin(private=True)",
+              "empty library": "peer: an empty C library (ctypes, dlclose)"}
     for rss in results["rss cycles"]:
-        row = [("Plugin(private=True)" if rss["private"] else "Plugin()"), _mib(rss["before"]),
+        label = labels.get(rss.get("kind", "private" if rss["private"] else "shared"), "?")
+        row = [label, _mib(rss["before"]),
                _mib(rss["peak loaded"]), _mib(rss["after 1"])]
         row += [_mib(rss["at"][n]) for n in sorted(rss["at"])]
         row.append(_kib(rss["growth per cycle"]))
