@@ -253,9 +253,12 @@ def main(argv: list[str] | None = None) -> int:
             failures.append({"case": str(save(args.crashers, case)), "error": traceback.format_exception_only(error)})
         outcomes[f"{case['kind']}:{outcome}"] += 1
         if number % 50 == 49:
-            after = plugin.compile(texts[0], "x86_64-unknown-linux-gnu", "-O2", output="asm")
+            try:
+                after = plugin.compile(texts[0], "x86_64-unknown-linux-gnu", "-O2", output="asm")
+            except llvmplug.LLVMPlugError as error:
+                after = repr(error).encode()
             if after != expected:
-                failures.append({"case": str(save(args.crashers, case)), "error": "later compiles changed"})
+                failures.append({"case": str(save(args.crashers, case)), "error": f"later compiles changed: {after[:200]!r}"})
                 expected = after
         if outcome in ("WorkerCrashedError", "CompileTimeoutError"):
             crashers.append(str(save(args.crashers, case)))
