@@ -85,8 +85,9 @@ class Plugin:
     running out of memory) LLVM's state in this copy is not trustworthy (the
     error unwound through LLVM frames that ran no destructors), so the
     Plugin marks itself :attr:`poisoned` and reloads itself before its next
-    call, re-applying the options given to :meth:`set_options`.
-    ``reload_after_fatal=False`` turns that off: the Plugin then keeps using
+    call, re-applying the options given to :meth:`set_options`. (Calls
+    already under way on other threads when the error happens finish on the
+    old copy.) ``reload_after_fatal=False`` turns that off: the Plugin then keeps using
     the suspect copy until you call :meth:`reload`.
 
     ``Plugin(isolation="process")`` gives the same API served by a child

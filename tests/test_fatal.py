@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import threading
 
 import llvmplug
 import pytest
@@ -102,3 +103,30 @@ def test_fatal_error_in_process_isolation_keeps_the_child(arith_ir):
         # The child reloads its own copy; no new process is needed.
         assert plugin.compile(arith_ir, X86, "-O2") == expected
         assert plugin.worker_pid == pid
+
+
+def test_fatal_errors_on_one_thread_while_another_compiles(arith_ir):
+    expected = fresh_process_compile(arith_ir, "-O2", "asm")
+    results: list[bytes] = []
+    fatal: list[Exception] = []
+    with llvmplug.Plugin(private=True) as plugin:
+
+        def poison() -> None:
+            for _ in range(20):
+                try:
+                    plugin.compile(FOREIGN_INTRINSIC, X86)
+                except llvmplug.FatalError as error:
+                    fatal.append(error)
+
+        def work() -> None:
+            for _ in range(60):
+                results.append(plugin.compile(arith_ir, X86, "-O2", output="asm"))
+
+        threads = [threading.Thread(target=poison), threading.Thread(target=work)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=300)
+        assert not any(thread.is_alive() for thread in threads), "deadlock"
+    assert len(fatal) == 20
+    assert len(results) == 60 and all(result == expected for result in results)
