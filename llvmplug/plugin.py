@@ -97,14 +97,20 @@ class Plugin:
     """
 
     def __new__(cls, *args: Any, isolation: str | None = None, **kwargs: Any) -> Plugin:
-        if isolation == "process" and cls is Plugin:
-            from .process import ProcessPlugin
-
-            return super().__new__(ProcessPlugin)
         if isolation not in (None, "none", "process"):
             raise errors.ArgumentError(
                 f"isolation must be None (in process) or 'process', not {isolation!r}"
             )
+        if isolation == "process":
+            from .process import ProcessPlugin
+
+            if cls is Plugin:
+                return super().__new__(ProcessPlugin)
+            if not issubclass(cls, ProcessPlugin):
+                raise errors.ArgumentError(
+                    f"{cls.__name__} runs in process; subclass llvmplug.process.ProcessPlugin "
+                    "for isolation='process'"
+                )
         return super().__new__(cls)
 
     def __init__(
