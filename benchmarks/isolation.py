@@ -18,7 +18,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import llvmplug
 
@@ -77,9 +77,9 @@ def per_call(modules: dict[str, str], repeat: int) -> list[dict[str, Any]]:
     with llvmplug.Plugin(private=True) as local, llvmplug.Plugin(isolation="process") as isolated:
         for name, text in modules.items():
             count = repeat if len(text) < 100_000 else max(5, repeat // 20)
-            inside = timed(lambda: local.compile(text, flags=FLAGS), count)
-            child = timed(lambda: isolated.compile(text, flags=FLAGS), count)
-            with_timeout = timed(lambda: isolated.compile(text, flags=FLAGS, timeout=60), count)
+            inside = timed(lambda text=text: local.compile(text, flags=FLAGS), count)
+            child = timed(lambda text=text: isolated.compile(text, flags=FLAGS), count)
+            with_timeout = timed(lambda text=text: isolated.compile(text, flags=FLAGS, timeout=60), count)
             rows.append({"module": name, "bytes": len(text), "in_process": inside, "process": child,
                          "process_with_timeout": with_timeout})
     return rows
@@ -119,7 +119,7 @@ def recovery(repeat: int) -> dict[str, list[float]]:
             "process: call after a crash (new child)": after_crash}
 
 
-def pools(modules: dict[str, str]) -> dict[str, float]:
+def pools() -> dict[str, float]:
     """Wall time to compile the corpus 4 times: one Plugin serially, then 2-worker pools."""
     texts = [path.read_text() for path in sorted(corpus_dir().glob("*.ll"))] * 4
     results: dict[str, float] = {}
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         "startup": startup(max(5, args.repeat // 5)),
         "per_call": per_call(modules, args.repeat),
         "recovery": recovery(max(5, args.repeat // 5)),
-        "pools": pools(modules),
+        "pools": pools(),
         "machine": machine_info(),
     }
     print(report(result))

@@ -11,10 +11,10 @@ import queue
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 from . import errors
 from .plugin import Flags, Module, Plugin
+from .process import ProcessPlugin
 
 ISOLATIONS = ("thread", "process")
 
@@ -63,9 +63,7 @@ class Pool:
                 if isolation == "thread":
                     plugin = Plugin(private=True, reload_after_fatal=reload_after_fatal)
                 else:
-                    plugin = Plugin(
-                        isolation="process", reload_after_fatal=reload_after_fatal, memory_limit=memory_limit
-                    )
+                    plugin = ProcessPlugin(reload_after_fatal=reload_after_fatal, memory_limit=memory_limit)
                 self._plugins.append(plugin)
                 self._idle.put(plugin)
         except BaseException:

@@ -179,7 +179,7 @@ class ProcessPlugin(Plugin):
         }
         self._memory_limit = memory_limit
         self._poisoned = False
-        self._sticky: list[str] = []
+        self._sticky_flags: list[str] = []
         self._lock = threading.Lock()  # one request in flight per child
         self._child: _Child | None = _Child(self._config, memory_limit)
         self._loaded = True
@@ -202,7 +202,7 @@ class ProcessPlugin(Plugin):
         if self._child is None:
             child = _Child(self._config, self._memory_limit)
             self._child = child
-            for line in self._sticky:
+            for line in self._sticky_flags:
                 self._exchange(child, "set_options", (line,), {}, None)
         return self._child
 
@@ -218,7 +218,7 @@ class ProcessPlugin(Plugin):
         """Replace the child by a fresh one with LLVM's default options."""
         with self._lock:
             self._discard_child()
-            self._sticky = []
+            self._sticky_flags = []
             self._poisoned = False
             self._loaded = True
             self._child = _Child(self._config, self._memory_limit)
@@ -346,7 +346,7 @@ class ProcessPlugin(Plugin):
         with self._lock:
             child = self._ensure_child()
             self._exchange(child, "set_options", (line,), {}, None)
-            self._sticky.append(line)
+            self._sticky_flags.append(line)
 
     def options(self, pattern: str | None = None) -> list[dict[str, Any]]:
         """The child's LLVM options; see :meth:`Plugin.options`."""
