@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 FUZZER = HERE / "fuzz_compile.py"
 CRASHERS = HERE / "data" / "crashers"
 SEED = int(os.environ.get("LLVMPLUG_FUZZ_SEED", "2026"))
-CASES = int(os.environ.get("LLVMPLUG_FUZZ_CASES", "2500"))
+CASES = int(os.environ.get("LLVMPLUG_FUZZ_CASES", "8000"))
 
 
 def campaign(tmp_path: Path, *args: str) -> dict:
