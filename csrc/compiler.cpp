@@ -115,10 +115,15 @@ Request parseRequest(StringRef target, StringRef flags) {
   return request;
 }
 
-// Collects diagnostics so that an error fails the call instead of being
-// printed to stderr while LLVM returns a broken object.
+// Turns the first error diagnostic into a failed call, and collects warnings
+// and remarks. Without it LLVM prints the error and returns a broken object.
+// It stops LLVM at once rather than recording the error and letting LLVM
+// carry on: after some errors LLVM goes on to crash (e.g. "SSE2 register
+// return with SSE2 disabled" then segfaults in the x87 stackifier). Like a
+// fatal error, the throw unwinds through LLVM frames that run no
+// destructors, so the copy's state is suspect afterwards (see runtime.cpp).
 struct Diagnostics : DiagnosticHandler {
-  std::string errors, warnings;
+  std::string warnings;
   bool handleDiagnostics(const DiagnosticInfo &info) override {
     std::string text;
     raw_string_ostream os(text);
@@ -126,8 +131,7 @@ struct Diagnostics : DiagnosticHandler {
     info.print(printer);
     switch (info.getSeverity()) {
     case DS_Error:
-      errors += "error: " + text + "\n";
-      break;
+      throw Failure(LLVMPLUG_ERROR_CODEGEN, "error: " + text);
     case DS_Warning:
       warnings += "warning: " + text + "\n";
       break;
@@ -135,7 +139,7 @@ struct Diagnostics : DiagnosticHandler {
       warnings += "remark: " + text + "\n";
       break;
     case DS_Note:
-      (errors.empty() ? warnings : errors) += "note: " + text + "\n";
+      warnings += "note: " + text + "\n";
       break;
     }
     return true;
@@ -180,9 +184,10 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
   std::unique_ptr<MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
   if (!info)
     throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + triple.str() + "'");
-  if (!cpu.empty() && !info->isCPUStringValid(cpu))
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  "unknown CPU '" + cpu + "' for target '" + triple.str() + "'");
+  for (const auto &[flag, name] : {std::pair{"CPU", cpu}, {"tuning CPU", codegen::getTuneCPUStr()}})
+    if (!name.empty() && !info->isCPUStringValid(name))
+      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(flag) + " '" + name +
+                                               "' for target '" + triple.str() + "'");
   for (const std::string &feature : codegen::getFeatureList()) {
     StringRef name = StringRef(feature).drop_while([](char c) { return c == '+' || c == '-'; });
     bool known = any_of(info->getAllProcessorFeatures(),
@@ -282,14 +287,7 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
                                  codegen::getTuneCPUStr());
 
   optimise(*module, *machine, request);
-  if (diagnostics.errors.empty()) {
-    Compiled compiled{emit(*module, *machine, request.output), ""};
-    if (diagnostics.errors.empty()) {
-      compiled.warnings = std::move(diagnostics.warnings);
-      return compiled;
-    }
-  }
-  throw Failure(LLVMPLUG_ERROR_CODEGEN, StringRef(diagnostics.errors).trim().str());
+  return Compiled{emit(*module, *machine, request.output), std::move(diagnostics.warnings)};
 }
 
 } // namespace llvmplug

@@ -181,12 +181,21 @@ void OptionRegistry::apply(const std::vector<Setting> &settings) {
     // start from the default rather than from what was set before.
     if (seen.insert(s.option).second || !accumulates(*s.option))
       s.option->reset();
+    // As LLVM's own parser does: a CommaSeparated option (-mattr=+a,+b)
+    // takes each piece as a value of one occurrence.
+    SmallVector<StringRef, 4> values;
+    if (s.option->getMiscFlags() & cl::CommaSeparated)
+      StringRef(s.value).split(values, ',');
+    else
+      values.push_back(s.value);
     OutputCapture capture;
-    if (s.option->addOccurrence(0, s.option->ArgStr, s.value)) {
-      std::string detail = tidy(capture.take());
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    "bad value in '" + s.token + "'" +
-                        (detail.empty() ? std::string() : ": " + detail));
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (s.option->addOccurrence(0, s.option->ArgStr, values[i], /*MultiArg=*/i > 0)) {
+        std::string detail = tidy(capture.take());
+        throw Failure(LLVMPLUG_ERROR_OPTION,
+                      "bad value in '" + s.token + "'" +
+                          (detail.empty() ? std::string() : ": " + detail));
+      }
     }
   }
 }

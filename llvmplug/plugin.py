@@ -81,9 +81,11 @@ class Plugin:
     at a time (LLVM's options are global to a copy) with the GIL released, and
     :meth:`unload`/:meth:`reload` wait for calls in progress.
 
-    After a :class:`FatalError` (or an :class:`InternalError`, such as LLVM
-    running out of memory) LLVM's state in this copy is not trustworthy (the
-    error unwound through LLVM frames that ran no destructors), so the
+    After a :class:`FatalError`, a :class:`CodegenError` (LLVM is stopped at
+    its first error diagnostic, because it may crash if left to carry on) or
+    an :class:`InternalError` (such as LLVM running out of memory), LLVM's
+    state in this copy is not trustworthy (the error unwound through LLVM
+    frames that ran no destructors), so the
     Plugin marks itself :attr:`poisoned` and reloads itself before its next
     call, re-applying the options given to :meth:`set_options`. (Calls
     already under way on other threads when the error happens finish on the
@@ -194,8 +196,8 @@ class Plugin:
             lib = self._library.lib
         try:
             yield lib
-        except (errors.FatalError, errors.InternalError):
-            # Both unwound through LLVM frames that ran no destructors.
+        except (errors.FatalError, errors.CodegenError, errors.InternalError):
+            # Each unwound through LLVM frames that ran no destructors.
             self._poisoned = True
             raise
         finally:
@@ -229,7 +231,7 @@ class Plugin:
 
     @property
     def poisoned(self) -> bool:
-        """Whether a :class:`FatalError` or :class:`InternalError` came out of the loaded copy."""
+        """Whether an error that unwound through LLVM (fatal, codegen, internal) came out of the loaded copy."""
         return self._poisoned
 
     @property

@@ -120,6 +120,8 @@ define <8 x float> @vadd(<8 x float> %a, <8 x float> %b) {
     sse = llvmplug.compile(ir, flags="-mcpu=x86-64", output="asm").decode()
     avx = llvmplug.compile(ir, flags="-mcpu=x86-64 -mattr=+avx", output="asm").decode()
     assert "ymm" not in sse and "ymm" in avx
+    # A comma-separated list is split as llc splits it.
+    assert llvmplug.compile(ir, flags="-mcpu=x86-64 -mattr=+sse4.2,+avx", output="asm").decode() == avx
 
 
 def test_info():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import llvmplug
 import pytest
 
@@ -72,6 +74,8 @@ def test_bad_flags(arith_ir, flags, words):
         ({"flags": "-mcpu=pentium9000"}, "unknown CPU 'pentium9000'"),
         ({"flags": "-mattr=+warp-drive"}, "unknown CPU feature '\\+warp-drive'"),
         ({"flags": "-mcpu=help"}, "unknown CPU 'help'"),
+        ({"flags": "-mtune=pentium9000"}, "unknown tuning CPU 'pentium9000'"),
+        ({"flags": "-mattr=+avx,+warp-drive"}, "unknown CPU feature '\\+warp-drive'"),
     ],
 )
 def test_bad_targets(arith_ir, kwargs, words):
@@ -90,6 +94,20 @@ define void @f() {
 """
     with pytest.raises(llvmplug.CodegenError, match="error"):
         llvmplug.compile(ir)
+
+
+def test_error_diagnostic_stops_llvm_before_it_crashes(arith_ir):
+    # LLVM reports "SSE2 register return with SSE2 disabled" as an error
+    # diagnostic and, left to carry on, segfaults in the x87 stackifier (found
+    # by the fuzzing work, tests/fuzz_compile.py). The shim stops it at the error.
+    ir = (Path(__file__).resolve().parent / "data" / "no-sse2-double-return.ll").read_text()
+    with llvmplug.Plugin(private=True) as plugin:
+        clean = plugin.compile(arith_ir)
+        with pytest.raises(llvmplug.CodegenError, match="SSE2"):
+            plugin.compile(ir, flags="-O0 -mattr=-sse2")
+        assert plugin.poisoned  # the error unwound through LLVM: reload before the next call
+        assert plugin.compile(arith_ir) == clean
+        assert not plugin.poisoned
 
 
 @pytest.mark.parametrize(
