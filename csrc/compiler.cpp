@@ -47,12 +47,14 @@ struct Request {
   std::optional<std::string> passes; // set and empty: skip IR optimisation
   Output output = Output::Object;
   std::string triple;
+  bool asmVerbose = true; // llc's default: comments in assembly output
   std::vector<std::string> llvmFlags;
 };
 
-// Matches -NAME=VALUE, --NAME=VALUE, -NAME VALUE and --NAME VALUE.
+// Matches -NAME=VALUE, --NAME=VALUE, -NAME VALUE and --NAME VALUE; with
+// `flag`, a bare -NAME means -NAME=true instead of taking the next token.
 bool takeFlag(const std::vector<std::string> &tokens, size_t &i, StringRef name,
-              std::string &value) {
+              std::string &value, bool flag = false) {
   StringRef token = tokens[i];
   if (!token.consume_front("-"))
     return false;
@@ -65,6 +67,10 @@ bool takeFlag(const std::vector<std::string> &tokens, size_t &i, StringRef name,
   }
   if (!token.empty())
     return false;
+  if (flag) {
+    value = "true";
+    return true;
+  }
   if (i + 1 == tokens.size())
     throw Failure(LLVMPLUG_ERROR_OPTION, "-" + name.str() + " needs a value");
   value = tokens[++i];
@@ -103,6 +109,11 @@ Request parseRequest(StringRef target, StringRef flags) {
       else
         throw Failure(LLVMPLUG_ERROR_OPTION,
                       "unknown -filetype '" + value + "' (use obj, asm, bc or ll)");
+    } else if (takeFlag(tokens, i, "asm-verbose", value, /*flag=*/true)) {
+      // llc's own flag (not a cl::opt of LLVM's libraries).
+      if (value != "true" && value != "1" && value != "false" && value != "0")
+        throw Failure(LLVMPLUG_ERROR_OPTION, "-asm-verbose takes true or false, not '" + value + "'");
+      request.asmVerbose = value == "true" || value == "1";
     } else if (takeFlag(tokens, i, "mtriple", value)) {
       if (!request.triple.empty() && request.triple != value)
         throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + value +
@@ -170,7 +181,7 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context) {
 }
 
 std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
-                                                   CodeGenOptLevel level) {
+                                                   const Request &request) {
   std::string error;
   const Target *target = TargetRegistry::lookupTarget(triple, error);
   if (!target)
@@ -198,9 +209,10 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
   }
 
   TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
+  options.MCOptions.AsmVerbose = request.asmVerbose;
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
-      codegen::getExplicitCodeModel(), level));
+      codegen::getExplicitCodeModel(), request.codegenLevel));
   if (!machine)
     throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + triple.str() + "'");
   return machine;
@@ -280,7 +292,7 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   Triple triple(Triple::normalize(!request.triple.empty()          ? request.triple
                                   : !module->getTargetTriple().empty() ? module->getTargetTriple().str()
                                                                        : sys::getDefaultTargetTriple()));
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, request.codegenLevel);
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, request);
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
