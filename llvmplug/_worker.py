@@ -18,6 +18,8 @@ import os
 import pickle
 import signal
 import sys
+import threading
+import time
 import warnings
 from typing import Any, BinaryIO
 
@@ -64,10 +66,25 @@ def _serve(plugin: Plugin, method: str, args: tuple[Any, ...], kwargs: dict[str,
     return ("ok", value, [str(w.message) for w in caught if issubclass(w.category, errors.LLVMPlugWarning)])
 
 
+def _exit_with_parent(parent: int) -> None:
+    """End this child once its parent is gone, even in the middle of a compile.
+
+    EOF on stdin is only read between calls, so a parent killed during a long
+    compile would otherwise leave the child compiling to the end. (Not
+    PR_SET_PDEATHSIG: it fires when the parent *thread* that started the child
+    exits, and children are started from whichever thread calls first.)
+    """
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def main() -> None:
     # Ctrl-C in a terminal reaches the whole process group; the parent
     # decides what happens to its child (it kills it if a call is cut short).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.name == "posix":  # a POSIX child is re-parented when its parent dies
+        threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     requests, replies = _protocol_streams()
     try:
         config, memory_limit = pickle.load(requests)

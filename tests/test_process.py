@@ -190,3 +190,43 @@ def test_interrupted_call_replaces_the_child(plugin, arith_ir):
         signal.signal(signal.SIGALRM, previous)
     assert not os.path.exists(f"/proc/{victim}")
     assert plugin.compile(arith_ir, output="asm") == llvmplug.compile(arith_ir, output="asm")
+
+
+def _running(pid: int) -> bool:
+    """Whether pid is a live process (a zombie waiting for its reaper does not count)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_child_exits_when_its_parent_is_killed_mid_compile(tmp_path):
+    module = tmp_path / "slow.ll"
+    module.write_text(slow_module(8000))
+    parent = (
+        "import os, signal, sys, threading, time, llvmplug\n"
+        "plugin = llvmplug.Plugin(isolation='process')\n"
+        "print(plugin.worker_pid, flush=True)\n"
+        f"work = threading.Thread(target=plugin.compile, args=(open({str(module)!r}).read(),), daemon=True)\n"
+        "work.start()\n"
+        "time.sleep(1.0)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    import subprocess
+    import tempfile
+
+    # Popen and wait(), not run(): the orphan inherits the pipes, so waiting
+    # for their EOF would wait for the orphan itself.
+    with subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True, cwd=tempfile.gettempdir()) as process:
+        child = int(process.stdout.readline())
+        assert process.wait(timeout=120) == -signal.SIGKILL
+        deadline = time.monotonic() + 3  # the compile alone would go on for several seconds more
+        while _running(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        orphaned = _running(child)
+        if orphaned:
+            os.kill(child, signal.SIGKILL)
+    assert not orphaned, "the orphaned child went on compiling"
