@@ -63,6 +63,23 @@ def _stop(process: subprocess.Popen[bytes], requests: BinaryIO, replies: BinaryI
         process.wait()
 
 
+class _ReplyUnpickler(pickle.Unpickler):
+    """Reads a child's replies: plain data and llvmplug's exceptions, nothing else.
+
+    The child runs LLVM on input that may be hostile. A child subverted
+    through LLVM must not be able to run code in this process by sending a
+    pickle that names a callable (pickle's usual hazard); a reply that names
+    anything but an llvmplug exception class fails like a crashed child.
+    """
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == errors.__name__:
+            found = getattr(errors, name, None)
+            if isinstance(found, type) and issubclass(found, errors.LLVMPlugError):
+                return found
+        raise pickle.UnpicklingError(f"llvmplug's worker sent a forbidden object: {module}.{name}")
+
+
 class _Child:
     """One running worker process and its two protocol pipes."""
 
@@ -97,7 +114,7 @@ class _Child:
         self.requests.flush()
 
     def receive(self) -> tuple[Any, ...]:
-        return pickle.load(self.replies)
+        return cast(tuple[Any, ...], _ReplyUnpickler(self.replies).load())
 
     def kill(self) -> None:
         try:

@@ -230,3 +230,22 @@ def test_child_exits_when_its_parent_is_killed_mid_compile(tmp_path):
         if orphaned:
             os.kill(child, signal.SIGKILL)
     assert not orphaned, "the orphaned child went on compiling"
+
+
+def test_parent_reads_only_data_and_llvmplug_errors_from_the_child():
+    # A child subverted through LLVM must not run code in the parent via pickle.
+    import io
+    import pickle
+
+    from llvmplug import process
+
+    def read(message: object) -> object:
+        return process._ReplyUnpickler(io.BytesIO(pickle.dumps(message))).load()
+
+    with pytest.raises(pickle.UnpicklingError, match="forbidden object: posix.system"):
+        read(("ok", os.system))
+    with pytest.raises(pickle.UnpicklingError, match="forbidden"):
+        read(("error", ValueError("not ours")))
+    error = read(("error", llvmplug.WorkerCrashedError("gone", returncode=-9, signal="SIGKILL")))
+    assert isinstance(error[1], llvmplug.WorkerCrashedError) and error[1].signal == "SIGKILL"
+    assert read(("ok", b"\x7fELF", ["warning: x"])) == ("ok", b"\x7fELF", ["warning: x"])
