@@ -11,6 +11,7 @@ import os
 import platform
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -135,3 +136,43 @@ def machine_info() -> dict[str, Any]:
         "python": sys.version.split()[0],
         "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+
+
+def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], seconds: float) -> dict[str, Any]:
+    """Modules per second when every lane (a thread with its compile function)
+    compiles the workload's texts round-robin until the deadline.
+
+    Each lane warms up once, untimed, and all start together.
+    """
+    counts = [0] * len(lanes)
+    cpu = [0.0] * len(lanes)
+    barrier = threading.Barrier(len(lanes) + 1)
+    deadline = math.inf  # set once every lane has warmed up
+
+    def lane(index: int) -> None:
+        compile_ = lanes[index]
+        compile_(workload[0])  # warm-up, untimed
+        barrier.wait()
+        position = index
+        started = time.thread_time()
+        while time.perf_counter() < deadline:
+            compile_(workload[position % len(workload)])
+            position += 1
+            counts[index] += 1
+        cpu[index] = time.thread_time() - started
+
+    threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    deadline = start + seconds
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    # CPU time of the lanes' own threads over wall time: how many cores the
+    # in-process lanes actually got (a loaded machine gives fewer than 2).
+    # Meaningless for process lanes, whose work runs in the children.
+    return {"lanes": len(lanes), "modules": sum(counts), "seconds": elapsed,
+            "per_second": sum(counts) / elapsed, "cores_used": sum(cpu) / elapsed,
+            "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}

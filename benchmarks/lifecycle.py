@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any, Callable
 
 import llvmplug
 
-from ._common import machine_info, markdown_table, ms, ratio, rss_bytes, summary
+from ._common import machine_info, markdown_table, ms, ratio, rss_bytes, summary, throughput
 from .corpus import concatenate, load_corpus, loops
 
 FLAGS = "-O2"
@@ -181,43 +180,6 @@ def _rss_cycles_child(checkpoints: list[int], kind: str) -> dict[str, Any]:
 # -- private instances: throughput, copy cost, RSS per instance ---------------------
 
 
-def _throughput(lanes: list[Callable[[str], Any]], workload: list[str], seconds: float) -> dict[str, Any]:
-    """Every lane (a thread) compiles the workload round-robin until the deadline."""
-    counts = [0] * len(lanes)
-    cpu = [0.0] * len(lanes)
-    ready = threading.Barrier(len(lanes) + 1)
-    deadline = [float("inf")]
-
-    def lane(index: int) -> None:
-        compile_ = lanes[index]
-        compile_(workload[0])  # warm-up, untimed
-        ready.wait()
-        started = time.thread_time()
-        position = index
-        while time.perf_counter() < deadline[0]:
-            compile_(workload[position % len(workload)])
-            position += 1
-            counts[index] += 1
-        cpu[index] = time.thread_time() - started
-
-    threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
-    for thread in threads:
-        thread.start()
-    ready.wait()
-    start = time.perf_counter()
-    deadline[0] = start + seconds
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - start
-    return {
-        "threads": len(lanes),
-        "modules": sum(counts),
-        "per second": sum(counts) / elapsed,
-        # CPU the lanes' threads got per wall second: below 2 on a busy machine.
-        "cores used": sum(cpu) / elapsed,
-    }
-
-
 def measure_throughput(workload: list[str], seconds: float) -> dict[str, Any]:
     """Modules per second: 1 instance on 1 thread, 1 instance shared by 2
     threads (calls on one instance take turns), 2 private instances on 2 threads."""
@@ -228,9 +190,9 @@ def measure_throughput(workload: list[str], seconds: float) -> dict[str, Any]:
 
     try:
         return {
-            "1 instance, 1 thread": _throughput([on(first)], workload, seconds),
-            "1 instance, 2 threads": _throughput([on(first)] * 2, workload, seconds),
-            "2 private instances, 2 threads": _throughput([on(first), on(second)], workload, seconds),
+            "1 instance, 1 thread": throughput([on(first)], workload, seconds),
+            "1 instance, 2 threads": throughput([on(first)] * 2, workload, seconds),
+            "2 private instances, 2 threads": throughput([on(first), on(second)], workload, seconds),
         }
     finally:
         first.unload()
@@ -398,13 +360,13 @@ def _throughput_table(results: dict[str, Any]) -> str:
     out.append("### Throughput: 1 vs 2 private instances on 2 threads\n")
     rows = []
     for name, runs in results["throughput"].items():
-        single = runs["1 instance, 1 thread"]["per second"]
-        shared = runs["1 instance, 2 threads"]["per second"]
+        single = runs["1 instance, 1 thread"]["per_second"]
+        shared = runs["1 instance, 2 threads"]["per_second"]
         for config, run_ in runs.items():
-            per_cpu = run_["per second"] / run_["cores used"] if run_["cores used"] else None
-            rows.append([name, config, f"{run_['per second']:.1f}", f"{run_['cores used']:.2f}",
+            per_cpu = run_["per_cpu_second"]
+            rows.append([name, config, f"{run_['per_second']:.1f}", f"{run_['cores_used']:.2f}",
                          "n/a" if per_cpu is None else f"{per_cpu:.1f}",
-                         ratio(run_["per second"], single), ratio(run_["per second"], shared)])
+                         ratio(run_["per_second"], single), ratio(run_["per_second"], shared)])
     out.append("`cores used` is the CPU time the compiling threads got per wall-clock second "
                "(2.00 = both cores to themselves); `per CPU-s` is modules per CPU-second, which "
                "stays flat if the instances do not slow each other down.\n")

@@ -7,52 +7,15 @@ throughput is modules finished per second of wall time.
 
 from __future__ import annotations
 
-import math
-import threading
-import time
 from typing import Any, Callable
 
 import llvmplug
 
+from ._common import throughput
 from .corpus import Module
 from .peers import FLAGS, Worker
 
 Compile = Callable[[str], Any]
-
-
-def _throughput(lanes: list[Compile], workload: list[Module], seconds: float) -> dict[str, Any]:
-    counts = [0] * len(lanes)
-    cpu = [0.0] * len(lanes)
-    barrier = threading.Barrier(len(lanes) + 1)
-    deadline = math.inf  # set once every lane has warmed up
-
-    def lane(index: int) -> None:
-        compile_ = lanes[index]
-        compile_(workload[0].text)  # warm-up, untimed
-        barrier.wait()
-        position = index
-        started = time.thread_time()
-        while time.perf_counter() < deadline:
-            compile_(workload[position % len(workload)].text)
-            position += 1
-            counts[index] += 1
-        cpu[index] = time.thread_time() - started
-
-    threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
-    for thread in threads:
-        thread.start()
-    barrier.wait()
-    start = time.perf_counter()
-    deadline = start + seconds
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - start
-    # CPU time of the lanes' own threads over wall time: how many cores the
-    # in-process lanes actually got (a loaded machine gives fewer than 2).
-    # Meaningless for process lanes, whose work runs in the children.
-    return {"lanes": len(lanes), "modules": sum(counts), "seconds": elapsed,
-            "per_second": sum(counts) / elapsed, "cores_used": sum(cpu) / elapsed,
-            "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}
 
 
 def _pool_lanes() -> tuple[list[Compile], Callable[[], None], str]:
@@ -106,7 +69,7 @@ def run(workloads: dict[str, list[Module]], seconds: float, slices: int, progres
             measured: dict[str, list[dict[str, Any]]] = {key: [] for key in configurations}
             for _ in range(slices):
                 for key, (lanes, _how) in configurations.items():
-                    measured[key].append(_throughput(lanes, workload, seconds / slices))
+                    measured[key].append(throughput(lanes, [m.text for m in workload], seconds / slices))
             rows = {}
             for key, (_lanes, how) in configurations.items():
                 rows[key] = _combined(measured[key])
