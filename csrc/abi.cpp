@@ -93,6 +93,10 @@ llvmplug_status llvmplug_set_options(const char *flags, llvmplug_result **out) {
   });
 }
 
+llvmplug_status llvmplug_clear_options(llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &) { runtime().clearSticky(); });
+}
+
 llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
     result.data = runtime().describe(text(pattern));

@@ -44,7 +44,7 @@ extern "C" {
 
 /* major << 16 | minor. A loader refuses a library whose major differs from
  * the one it was written for. */
-#define LLVMPLUG_ABI_VERSION 0x00010000
+#define LLVMPLUG_ABI_VERSION 0x00010001
 
 typedef enum llvmplug_status {
   LLVMPLUG_OK = 0,
@@ -93,6 +93,12 @@ LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
  * All flags are checked before any is applied: on failure nothing changes. */
 LLVMPLUG_API llvmplug_status llvmplug_set_options(const char *flags,
                                                   llvmplug_result **out);
+
+/* Drop every sticky option: each returns to LLVM's default, as after a
+ * reload, without reloading. (Setting an option to its default value is not
+ * the same: LLVM tells an option given explicitly from one never given.)
+ * Since ABI 1.1. */
+LLVMPLUG_API llvmplug_status llvmplug_clear_options(llvmplug_result **out);
 
 /* List LLVM options as a JSON array of objects (name, type, value, default,
  * description, values, sticky). pattern: a glob over option names; NULL or ""

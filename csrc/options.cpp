@@ -229,6 +229,14 @@ void OptionRegistry::setSticky(const std::vector<Setting> &settings) {
     sticky_[s.option].push_back(s);
 }
 
+void OptionRegistry::clearSticky() {
+  std::vector<cl::Option *> options;
+  for (const auto &entry : sticky_)
+    options.push_back(entry.first);
+  sticky_.clear();
+  restore(options);
+}
+
 std::string OptionRegistry::describe(StringRef pattern) const {
   Expected<GlobPattern> glob = GlobPattern::create(pattern.empty() ? "*" : pattern);
   if (!glob)

@@ -46,6 +46,9 @@ public:
   // Apply settings and keep them for every later compile. All-or-nothing.
   void setSticky(const std::vector<Setting> &settings);
 
+  // Forget every sticky setting; each option returns to its default.
+  void clearSticky();
+
   // JSON array describing the options whose names match a glob pattern.
   std::string describe(llvm::StringRef pattern) const;
 

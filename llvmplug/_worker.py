@@ -27,7 +27,7 @@ from . import errors
 from .plugin import Plugin
 
 # What the parent may call; anything else is a bug in the parent.
-METHODS = frozenset({"compile", "info", "set_options", "options"})
+METHODS = frozenset({"compile", "info", "set_options", "clear_options", "options"})
 
 
 def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:

@@ -329,6 +329,17 @@ class Plugin:
             _abi.call(lib, "llvmplug_set_options", line)
             self._sticky.append(line)
 
+    def clear_options(self) -> None:
+        """Drop every option set with :meth:`set_options`, without a reload.
+
+        Each returns to LLVM's default. (Setting an option back to its default
+        value is not the same: LLVM treats an option given explicitly, with
+        any value, differently from one never given.)
+        """
+        with self._calling() as lib:
+            _abi.call(lib, "llvmplug_clear_options")
+            self._sticky = []
+
     def options(self, pattern: str | None = None) -> list[dict[str, Any]]:
         """LLVM's options: name, type, value, default, description, values, sticky.
 

@@ -365,6 +365,13 @@ class ProcessPlugin(Plugin):
             self._exchange(child, "set_options", (line,), {}, None)
             self._sticky_flags.append(line)
 
+    def clear_options(self) -> None:
+        """Drop the child's sticky options (see :meth:`Plugin.clear_options`)."""
+        with self._lock:
+            child = self._ensure_child()
+            self._exchange(child, "clear_options", (), {}, None)
+            self._sticky_flags = []
+
     def options(self, pattern: str | None = None) -> list[dict[str, Any]]:
         """The child's LLVM options; see :meth:`Plugin.options`."""
         if pattern is not None:

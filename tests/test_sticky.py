@@ -124,3 +124,26 @@ print(json.dumps({"sticky": sticky, "reloaded": outputs(plugin)}))
     for key in fresh:  # control: the sticky options did change every output
         assert result["sticky"][key] != fresh[key], key
     assert result["reloaded"] == fresh
+
+
+@pytest.mark.parametrize("isolation", [None, "process"])
+def test_clear_options_returns_output_to_a_fresh_process_without_a_reload(isolation):
+    fresh = run_python(OUTPUTS + "print(json.dumps(outputs(llvmplug.Plugin())))")
+    result = run_python(
+        OUTPUTS
+        + r"""
+isolation = None if sys.argv[1] == "None" else sys.argv[1]
+plugin = llvmplug.Plugin(private=isolation is None, isolation=isolation)
+plugin.set_options(sys.argv[2])
+sticky = outputs(plugin)
+copy = plugin.loaded_path
+plugin.clear_options()
+assert plugin.loaded_path == copy  # no reload happened
+print(json.dumps({"sticky": sticky, "cleared": outputs(plugin)}))
+""",
+        str(isolation),
+        STICKY,
+    )
+    for key in fresh:  # control: the sticky options did change every output
+        assert result["sticky"][key] != fresh[key], key
+    assert result["cleared"] == fresh
