@@ -108,3 +108,13 @@ exit:
 
 
 EMPTY = Module("empty", "empty", "; a module with nothing in it\n")
+
+# Another target's intrinsic: x86 instruction selection reports it through
+# report_fatal_error, the path that poisons and reloads a Plugin.
+FATAL_IR = """
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+define i32 @tid() {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  ret i32 %t
+}
+"""

@@ -23,15 +23,8 @@ from typing import Any
 import llvmplug
 
 from ._common import machine_info, markdown_table, ms, ratio, summary, timed
-from .corpus import corpus_dir
+from .corpus import FATAL_IR as FATAL, corpus_dir
 
-FATAL = """
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-define i32 @tid() {
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  ret i32 %t
-}
-"""
 EMPTY = "; an empty module\n"
 FLAGS = "-O2"
 

@@ -25,17 +25,8 @@ from typing import Any
 import llvmplug
 
 from ._common import machine_info, markdown_table, mib, rss_bytes
-from .corpus import corpus_dir
+from .corpus import FATAL_IR as FATAL, corpus_dir
 
-# Another target's intrinsic: x86 instruction selection reports it through
-# report_fatal_error, the path that poisons and reloads a Plugin.
-FATAL = """
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-define i32 @tid() {
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  ret i32 %t
-}
-"""
 TRIPLE = "x86_64-unknown-linux-gnu"
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-passes=")
 EXTRAS = (

@@ -28,18 +28,15 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from llvmplug._loader import LIBRARY_NAME
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
 
-if sys.platform == "win32":
-    LIBRARY = "llvmplug.dll"
-elif sys.platform == "darwin":
-    LIBRARY = "libllvmplug.dylib"
-else:
-    LIBRARY = "libllvmplug.so"
+# The name the loader looks for is the one the wheel must hold.
+LIBRARY = LIBRARY_NAME
 
 # What a user's machine must not need: any of these on PATH would let a
 # broken wheel pass by building or linking something at install/run time.
