@@ -13,10 +13,14 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
+
+static_assert(LLVMPLUG_ABI_VERSION == (LLVMPLUG_ABI_MAJOR << 16 | LLVMPLUG_ABI_MINOR),
+              "llvmplug.h: LLVMPLUG_ABI_VERSION disagrees with its major and minor");
 
 struct llvmplug_result {
   llvmplug_status status = LLVMPLUG_OK;
-  std::string data;
+  std::vector<std::string> parts;
   std::string message;
 };
 
@@ -34,7 +38,7 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
   auto fail = [&](llvmplug_status status, const char *message) noexcept {
     result->status = status;
     try {
-      result->data.clear();
+      result->parts.clear();
       result->message = message;
     } catch (...) {
       // Out of memory while reporting: the status alone must do.
@@ -43,6 +47,8 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
   try {
     std::lock_guard<std::mutex> hold(runtimeLock());
     body(*result);
+    if (result->parts.empty())
+      result->parts.emplace_back(); // the header promises a part on success
   } catch (const Failure &failure) {
     fail(failure.status, failure.message.c_str());
   } catch (const std::bad_alloc &) {
@@ -64,25 +70,52 @@ extern "C" {
 
 unsigned llvmplug_abi_version(void) { return LLVMPLUG_ABI_VERSION; }
 
-llvmplug_status llvmplug_compile(const void *module, size_t module_size, const char *target,
-                                 const char *flags, llvmplug_result **out) {
+llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_count,
+                                 const char *target, const char *flags, unsigned parts,
+                                 llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
-    if (!module)
-      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module is NULL");
-    if (module_size == 0)
-      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module is empty (size 0)");
+    if (!modules || module_count == 0)
+      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "no module given (modules is NULL or module_count is 0)");
+    for (size_t i = 0; i < module_count; ++i) {
+      if (!modules[i].data)
+        throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module " + std::to_string(i) + " is NULL");
+      if (modules[i].size == 0)
+        throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module " + std::to_string(i) + " is empty (size 0)");
+    }
+    // TODO(issue 11): link modules[1..]; TODO(issue 13): parts > 1.
+    if (module_count > 1)
+      throw Failure(LLVMPLUG_ERROR_LINK, "linking modules is not implemented yet");
+    if (parts > 1)
+      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "split code generation is not implemented yet");
     Compiled compiled = compileModule(
-        runtime(), llvm::StringRef(static_cast<const char *>(module), module_size), text(target),
-        text(flags));
-    result.data = std::move(compiled.data);
+        runtime(), llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
+        text(target), text(flags));
+    result.parts.push_back(std::move(compiled.data));
     result.message = std::move(compiled.warnings);
+  });
+}
+
+llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &) {
+    runtime();
+    (void)triple; // TODO(issue 11)
+    throw Failure(LLVMPLUG_ERROR_INTERNAL, "llvmplug_target_info is not implemented yet");
+  });
+}
+
+llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &) {
+    runtime();
+    if (policy != LLVMPLUG_POLICY_SAFE && policy != LLVMPLUG_POLICY_ALL)
+      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "unknown policy " + std::to_string(int(policy)));
+    // TODO(issue 10): the safe policy.
   });
 }
 
 llvmplug_status llvmplug_info(llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
     runtime();
-    result.data = describeLibrary();
+    result.parts.push_back(describeLibrary());
   });
 }
 
@@ -99,7 +132,7 @@ llvmplug_status llvmplug_clear_options(llvmplug_result **out) {
 
 llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
-    result.data = runtime().describe(text(pattern));
+    result.parts.push_back(runtime().describe(text(pattern)));
   });
 }
 
@@ -117,9 +150,19 @@ llvmplug_status llvmplug_result_status(const llvmplug_result *r) {
   return r ? r->status : LLVMPLUG_ERROR_ARGUMENT;
 }
 
-const char *llvmplug_result_data(const llvmplug_result *r) { return r ? r->data.c_str() : nullptr; }
+size_t llvmplug_result_part_count(const llvmplug_result *r) { return r ? r->parts.size() : 0; }
 
-size_t llvmplug_result_size(const llvmplug_result *r) { return r ? r->data.size() : 0; }
+const char *llvmplug_result_part_data(const llvmplug_result *r, size_t index) {
+  return r && index < r->parts.size() ? r->parts[index].c_str() : nullptr;
+}
+
+size_t llvmplug_result_part_size(const llvmplug_result *r, size_t index) {
+  return r && index < r->parts.size() ? r->parts[index].size() : 0;
+}
+
+const char *llvmplug_result_data(const llvmplug_result *r) { return llvmplug_result_part_data(r, 0); }
+
+size_t llvmplug_result_size(const llvmplug_result *r) { return llvmplug_result_part_size(r, 0); }
 
 const char *llvmplug_result_message(const llvmplug_result *r) {
   return r ? r->message.c_str() : "";

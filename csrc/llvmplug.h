@@ -18,8 +18,13 @@
  *    unknown option, unknown target...) is reported through the result.
  *  - No C++ exception and no LLVM fatal error crosses this boundary.
  *  - LLVM's command-line options are process-wide inside one loaded copy of
- *    the shim, so every entry point of one copy is serialised by one lock.
- *    Separate copies (loaded from different files) share nothing.
+ *    the shim. Within one copy, compiles that change no option run
+ *    concurrently; anything that changes an option runs alone (a
+ *    readers-writer lock). Separate copies (loaded from different files)
+ *    share nothing.
+ *  - LLVM runs on a thread of the shim's with a large stack, so input
+ *    nested up to the limit llvmplug_info reports cannot overflow the
+ *    caller's stack; deeper input fails with LLVMPLUG_ERROR_LIMIT.
  */
 #ifndef LLVMPLUG_H
 #define LLVMPLUG_H
@@ -36,15 +41,20 @@
 #  define LLVMPLUG_API __attribute__((visibility("default")))
 #endif
 
+/* Outside the cdef region: cffi reads only plain integer #defines. */
+#define LLVMPLUG_ABI_MAJOR 2
+#define LLVMPLUG_ABI_MINOR 0
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- cdef begin ---- */
 
-/* major << 16 | minor. A loader refuses a library whose major differs from
- * the one it was written for. */
-#define LLVMPLUG_ABI_VERSION 0x00010001
+/* major << 16 | minor: LLVMPLUG_ABI_MAJOR and LLVMPLUG_ABI_MINOR above (a
+ * static_assert in abi.cpp keeps the three in step). A loader states the
+ * major it speaks and the least minor it needs, and refuses anything else. */
+#define LLVMPLUG_ABI_VERSION 0x00020000
 
 typedef enum llvmplug_status {
   LLVMPLUG_OK = 0,
@@ -52,41 +62,90 @@ typedef enum llvmplug_status {
   LLVMPLUG_ERROR_PARSE = 2,    /* the module is not valid IR text/bitcode */
   LLVMPLUG_ERROR_VERIFY = 3,   /* the module parsed but fails the verifier */
   LLVMPLUG_ERROR_TARGET = 4,   /* unknown triple, CPU or target machine */
-  LLVMPLUG_ERROR_OPTION = 5,   /* unknown option, bad value, bad pipeline */
+  LLVMPLUG_ERROR_OPTION = 5,   /* unknown option, bad value, bad pipeline,
+                                  or an option the policy forbids */
   LLVMPLUG_ERROR_CODEGEN = 6,  /* an error diagnostic during optimisation
                                   or code generation */
   LLVMPLUG_ERROR_FATAL = 7,    /* LLVM reported a fatal error; this copy's
                                   LLVM state is no longer trustworthy */
   LLVMPLUG_ERROR_SHUTDOWN = 8, /* llvmplug_shutdown was already called */
-  LLVMPLUG_ERROR_INTERNAL = 9  /* out of memory or an unexpected exception */
+  LLVMPLUG_ERROR_INTERNAL = 9, /* out of memory or an unexpected exception */
+  LLVMPLUG_ERROR_LINK = 10,    /* a module to link in is unparsable, for
+                                  another triple or data layout, or
+                                  conflicts with the main module */
+  LLVMPLUG_ERROR_LIMIT = 11    /* the input exceeds a stated limit (nesting
+                                  depth); nothing was run on it */
 } llvmplug_status;
 
-/* Opaque: status, data bytes and diagnostic text of one call. */
+/* Which LLVM options a copy accepts (per call and sticky alike). */
+typedef enum llvmplug_policy {
+  /* The default of every fresh copy: only options that are values of the
+   * compile (optimisation, codegen and target tuning, llc's codegen flags).
+   * Options that load code, read or write files or stdin, print or dump,
+   * exit, or keep debugging state past the call are refused with
+   * LLVMPLUG_ERROR_OPTION, naming the option and why. */
+  LLVMPLUG_POLICY_SAFE = 0,
+  /* Every registered option, as llc would take it. For trusted callers
+   * only: an option can then load a library or write files. */
+  LLVMPLUG_POLICY_ALL = 1
+} llvmplug_policy;
+
+/* A read-only byte range, not retained after the call it is passed to. */
+typedef struct llvmplug_buffer {
+  const void *data;
+  size_t size;
+} llvmplug_buffer;
+
+/* Opaque: status, output parts and diagnostic text of one call. */
 typedef struct llvmplug_result llvmplug_result;
 
 /* LLVMPLUG_ABI_VERSION as compiled into the library. Never fails. */
 LLVMPLUG_API unsigned llvmplug_abi_version(void);
 
-/* Compile one module.
- *  module, module_size: LLVM IR text or bitcode (raw or with the bitcode
- *    wrapper header), detected by magic. Not retained after the call.
- *  target: a target triple; NULL or "" means the module's own triple, or the
- *    host's default triple when the module has none.
+/* Compile one module, with other modules linked into it first.
+ *  modules, module_count: modules[0] is the module to compile; the others
+ *    (e.g. libdevice) are linked into it before optimisation, keeping only
+ *    what it references and internalising what was linked in. Each is LLVM
+ *    IR text or bitcode (raw or with the wrapper header), detected by magic.
+ *    module_count >= 1. Not retained after the call.
+ *  target: a target triple; NULL or "" means -mtriple/-march from flags,
+ *    else the module's own triple, else the host's default triple.
  *  flags: one string of llc-style flags, split with LLVM's GNU tokenizer.
- *    -O0..-O3, -passes=PIPELINE, -filetype=obj|asm|bc|ll and -mtriple=T are
- *    handled by the pipeline; every other flag is an LLVM option applied for
- *    this call only and restored afterwards. NULL means no flags.
- *  out: receives the result; data is the object file, assembly, bitcode or
- *    IR text; on failure the message says what was wrong. */
-LLVMPLUG_API llvmplug_status llvmplug_compile(const void *module,
-                                              size_t module_size,
+ *    -O0..-O3, -passes=PIPELINE, -filetype=obj|asm|bc|ll, -mtriple=T,
+ *    -march=A and llc's own output flags are handled by the pipeline; every
+ *    other flag is an LLVM option applied for this call only and restored
+ *    afterwards, subject to this copy's policy. NULL means no flags.
+ *  parts: 0 or 1 compiles the module whole, into one output. N > 1 splits
+ *    the module into at most N parts generated in parallel (obj or asm
+ *    only); linking the parts together gives the same program.
+ *  out: receives the result: one part per output (the object file,
+ *    assembly, bitcode or IR text); on failure the message says what was
+ *    wrong. On success the message holds LLVM's warnings, if any.
+ *  Calls that set no per-call option run concurrently with each other; a
+ *  call with per-call options, and every call that changes sticky options
+ *  or the policy, runs alone. */
+LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
+                                              size_t module_count,
                                               const char *target,
                                               const char *flags,
+                                              unsigned parts,
                                               llvmplug_result **out);
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
- * host_triple, process_triple, host_cpu, host_features and targets. */
+ * host_triple, process_triple, host_cpu, host_features, targets (name,
+ * description) and limits (max_nesting_depth). */
 LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
+
+/* Describe one target: a JSON object with triple (normalised), target,
+ * cpus (array of names), features (array of {name, description}).
+ * triple: as for llvmplug_compile; NULL or "" means the host. */
+LLVMPLUG_API llvmplug_status llvmplug_target_info(const char *triple,
+                                                  llvmplug_result **out);
+
+/* Choose which options this copy accepts from now on. Fails if a sticky
+ * option in force would not be allowed by the new policy. */
+LLVMPLUG_API llvmplug_status llvmplug_set_policy(llvmplug_policy policy,
+                                                 llvmplug_result **out);
 
 /* Set LLVM options that stay in force for every later compile of this copy
  * ("sticky" options) until they are set again or the copy is unloaded.
@@ -96,13 +155,14 @@ LLVMPLUG_API llvmplug_status llvmplug_set_options(const char *flags,
 
 /* Drop every sticky option: each returns to LLVM's default, as after a
  * reload, without reloading. (Setting an option to its default value is not
- * the same: LLVM tells an option given explicitly from one never given.)
- * Since ABI 1.1. */
+ * the same: LLVM tells an option given explicitly from one never given.) */
 LLVMPLUG_API llvmplug_status llvmplug_clear_options(llvmplug_result **out);
 
 /* List LLVM options as a JSON array of objects (name, type, value, default,
- * description, values, sticky). pattern: a glob over option names; NULL or ""
- * lists all. */
+ * description, values, sticky, class, reason). class is "value" for an
+ * option the safe policy allows, else what it does ("code", "file",
+ * "print", "exit", "state", "unsafe"), and reason says why in words.
+ * pattern: a glob over option names; NULL or "" lists all. */
 LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
                                                    llvmplug_result **out);
 
@@ -113,9 +173,16 @@ LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
 LLVMPLUG_API llvmplug_status llvmplug_shutdown(void);
 
 /* Result accessors. A NULL result reads as LLVMPLUG_ERROR_ARGUMENT with no
- * data and an empty message. data is NUL-terminated for convenience (the
- * terminator is not counted in size); message is never NULL. */
+ * data and an empty message. A successful result has at least one part;
+ * llvmplug_result_data/size read part 0. Data is NUL-terminated for
+ * convenience (the terminator is not counted in its size); message is never
+ * NULL; an index out of range reads as NULL data of size 0. */
 LLVMPLUG_API llvmplug_status llvmplug_result_status(const llvmplug_result *r);
+LLVMPLUG_API size_t llvmplug_result_part_count(const llvmplug_result *r);
+LLVMPLUG_API const char *llvmplug_result_part_data(const llvmplug_result *r,
+                                                   size_t index);
+LLVMPLUG_API size_t llvmplug_result_part_size(const llvmplug_result *r,
+                                              size_t index);
 LLVMPLUG_API const char *llvmplug_result_data(const llvmplug_result *r);
 LLVMPLUG_API size_t llvmplug_result_size(const llvmplug_result *r);
 LLVMPLUG_API const char *llvmplug_result_message(const llvmplug_result *r);

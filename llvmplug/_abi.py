@@ -68,10 +68,21 @@ def _build_ffi() -> cffi.FFI:
 def call(lib: Any, function: str, *args: Any) -> tuple[bytes, str]:
     """Call an ABI function that produces an ``llvmplug_result``.
 
-    Returns the result's data and message (warnings on success), frees the
-    result, and raises the matching :class:`~llvmplug.errors.LLVMPlugError` on
-    failure. The shim's memory is never held past this call, so nothing
-    Python keeps can outlive an unload of the library.
+    Returns the result's data (its first part) and message (warnings on
+    success); see :func:`call_parts`.
+    """
+    parts, message = call_parts(lib, function, *args)
+    return parts[0] if parts else b"", message
+
+
+def call_parts(lib: Any, function: str, *args: Any) -> tuple[list[bytes], str]:
+    """Call an ABI function that produces an ``llvmplug_result``.
+
+    Returns every part of the result and its message (warnings on success),
+    frees the result, and raises the matching
+    :class:`~llvmplug.errors.LLVMPlugError` on failure. The shim's memory is
+    never held past this call, so nothing Python keeps can outlive an unload
+    of the library.
     """
     out = ffi().new("llvmplug_result **")
     status = getattr(lib, function)(*args, out)
@@ -81,9 +92,25 @@ def call(lib: Any, function: str, *args: Any) -> tuple[bytes, str]:
     try:
         status = lib.llvmplug_result_status(result)
         message = ffi().string(lib.llvmplug_result_message(result)).decode("utf-8", "replace")
-        data = ffi().unpack(lib.llvmplug_result_data(result), lib.llvmplug_result_size(result))
+        parts = [
+            ffi().unpack(lib.llvmplug_result_part_data(result, i), lib.llvmplug_result_part_size(result, i))
+            for i in range(lib.llvmplug_result_part_count(result))
+        ]
     finally:
         lib.llvmplug_result_free(result)
     if status != lib.LLVMPLUG_OK:
         raise errors.error_for(status, message)
-    return data, message
+    return parts, message
+
+
+def buffers(modules: list[bytes]) -> tuple[Any, list[Any]]:
+    """An ``llvmplug_buffer[]`` over ``modules``, and what keeps it alive.
+
+    The returned keep-alive list must outlive the call the array is passed to.
+    """
+    keep = [ffi().from_buffer(module) for module in modules]
+    array = ffi().new("llvmplug_buffer[]", len(modules))
+    for entry, data in zip(array, keep):
+        entry.data = data
+        entry.size = len(data)
+    return array, keep

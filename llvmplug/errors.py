@@ -57,6 +57,14 @@ class InternalError(LLVMPlugError):
     """Out of memory, or an unexpected failure inside the shim."""
 
 
+class LinkError(LLVMPlugError):
+    """A module to link in is unparsable, for another target, or conflicts with the main module."""
+
+
+class LimitError(LLVMPlugError):
+    """The input exceeds a stated limit of llvmplug (such as its nesting depth)."""
+
+
 class LibraryLoadError(LLVMPlugError):
     """The shim library is missing, cannot be loaded, or speaks another ABI."""
 
@@ -102,6 +110,8 @@ _BY_STATUS: dict[int, type[LLVMPlugError]] = {
     7: FatalError,
     8: PluginUnloadedError,
     9: InternalError,
+    10: LinkError,
+    11: LimitError,
 }
 
 

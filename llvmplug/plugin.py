@@ -305,8 +305,9 @@ class Plugin:
         if output not in OUTPUTS:
             raise errors.ArgumentError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
         line = f"-filetype={output} {flags_string(flags)}".encode()
+        array, keep = _abi.buffers([data])
         with self._calling() as lib:
-            result, message = _abi.call(lib, "llvmplug_compile", data, len(data), triple, line)
+            result, message = _abi.call(lib, "llvmplug_compile", array, len(keep), triple, line, 0)
         if message:
             warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
         return result

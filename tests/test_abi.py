@@ -29,7 +29,10 @@ def call(lib, ffi, function, *args):
     try:
         assert lib.llvmplug_result_status(result) == status
         message = ffi.string(lib.llvmplug_result_message(result)).decode()
-        data = ffi.unpack(lib.llvmplug_result_data(result), lib.llvmplug_result_size(result))
+        # A failed result has no parts, so its data is NULL.
+        assert (lib.llvmplug_result_part_count(result) > 0) == (status == lib.LLVMPLUG_OK)
+        pointer = lib.llvmplug_result_data(result)
+        data = b"" if pointer == ffi.NULL else ffi.unpack(pointer, lib.llvmplug_result_size(result))
     finally:
         lib.llvmplug_result_free(result)
     return status, data, message
@@ -38,19 +41,28 @@ def call(lib, ffi, function, *args):
 IR = b"define i32 @f() {\n  ret i32 7\n}\n"
 
 
+def compile_call(lib, ffi, module, size, target, flags, parts=0):
+    """llvmplug_compile on one module given as (pointer-or-None, size)."""
+    array = ffi.new("llvmplug_buffer[]", 1)
+    keep = ffi.NULL if module is None else ffi.from_buffer(module)
+    array[0].data = keep
+    array[0].size = size
+    return call(lib, ffi, "llvmplug_compile", array, 1, target, flags, parts)
+
+
 def test_abi_version(lib):
     assert lib.llvmplug_abi_version() == lib.LLVMPLUG_ABI_VERSION
 
 
 def test_compile_ok(lib, ffi):
-    status, data, message = call(lib, ffi, "llvmplug_compile", IR, len(IR), ffi.NULL, ffi.NULL)
+    status, data, message = compile_call(lib, ffi, IR, len(IR), ffi.NULL, ffi.NULL)
     assert status == lib.LLVMPLUG_OK and data[:4] == b"\x7fELF" and message == ""
 
 
 def test_module_not_nul_terminated(lib, ffi):
     # The shim must not read past module_size: give it the IR followed by junk.
     buffer = IR + b"garbage that is not IR"
-    status, data, _ = call(lib, ffi, "llvmplug_compile", buffer, len(IR), b"", b"")
+    status, data, _ = compile_call(lib, ffi, buffer, len(IR), b"", b"")
     assert status == lib.LLVMPLUG_OK
 
 
@@ -66,15 +78,18 @@ def test_module_not_nul_terminated(lib, ffi):
     ],
 )
 def test_compile_errors(lib, ffi, module, size, target, flags, status_name, words):
-    args = [ffi.NULL if v is None else v for v in (module, size, target, flags)]
-    status, data, message = call(lib, ffi, "llvmplug_compile", *args)
+    target, flags = (ffi.NULL if v is None else v for v in (target, flags))
+    status, data, message = compile_call(lib, ffi, module, size, target, flags)
     assert status == getattr(lib, status_name)
     assert data == b""
     assert words in message
 
 
 def test_null_out_is_rejected(lib, ffi):
-    assert lib.llvmplug_compile(IR, len(IR), ffi.NULL, ffi.NULL, ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
+    array = ffi.new("llvmplug_buffer[]", 1)
+    assert lib.llvmplug_compile(array, 1, ffi.NULL, ffi.NULL, 0, ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
+    status, _, message = call(lib, ffi, "llvmplug_compile", ffi.NULL, 0, ffi.NULL, ffi.NULL, 0)
+    assert status == lib.LLVMPLUG_ERROR_ARGUMENT and "no module" in message
     assert lib.llvmplug_info(ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
     assert lib.llvmplug_set_options(b"", ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
     assert lib.llvmplug_list_options(b"", ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
@@ -91,7 +106,7 @@ def test_null_result_accessors(lib, ffi):
 def test_set_options_all_or_nothing(lib, ffi):
     status, _, message = call(lib, ffi, "llvmplug_set_options", b"-x86-asm-syntax=intel -unroll-max-count=x", )
     assert status == lib.LLVMPLUG_ERROR_OPTION and "unroll-max-count" in message
-    status, data, _ = call(lib, ffi, "llvmplug_compile", IR, len(IR), ffi.NULL, b"-filetype=asm")
+    status, data, _ = compile_call(lib, ffi, IR, len(IR), ffi.NULL, b"-filetype=asm")
     assert data.startswith(b"\t.att_syntax")
     status, _, _ = call(lib, ffi, "llvmplug_set_options", ffi.NULL)
     assert status == lib.LLVMPLUG_OK
@@ -113,7 +128,7 @@ def test_cdef_is_the_header_region():
     # Every function the header declares is in the cdef, and nothing else is.
     declared = set(re.findall(r"LLVMPLUG_API[^;]*?\b(llvmplug_\w+)\s*\(", text))
     assert declared == set(re.findall(r"\b(llvmplug_\w+)\s*\(", source))
-    assert len(declared) == 12
+    assert len(declared) == 17
 
 
 def test_shutdown_then_calls_fail_cleanly(ffi):
@@ -121,6 +136,6 @@ def test_shutdown_then_calls_fail_cleanly(ffi):
     lib = library.lib
     assert lib.llvmplug_shutdown() == lib.LLVMPLUG_OK
     assert lib.llvmplug_shutdown() == lib.LLVMPLUG_OK
-    status, _, message = call(lib, ffi, "llvmplug_compile", IR, len(IR), ffi.NULL, ffi.NULL)
+    status, _, message = compile_call(lib, ffi, IR, len(IR), ffi.NULL, ffi.NULL)
     assert status == lib.LLVMPLUG_ERROR_SHUTDOWN and "shutdown" in message
     library.close()

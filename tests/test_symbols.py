@@ -219,9 +219,10 @@ def test_cffi_constants_are_the_compilers(cffi_lib, cc, tmp_path):
     # every enumerator (-Werror=switch on a switch with no default).
     ffi = _abi.ffi()
     enumerators = ffi.typeof("llvmplug_status").relements
+    policies = ffi.typeof("llvmplug_policy").relements
     constants = {name: getattr(cffi_lib, name) for name in dir(cffi_lib)
                  if isinstance(getattr(cffi_lib, name), int)}
-    assert set(enumerators) | {"LLVMPLUG_ABI_VERSION"} == set(constants)
+    assert set(enumerators) | set(policies) | {"LLVMPLUG_ABI_VERSION"} == set(constants)
     source = ['#include "llvmplug.h"']
     source += [f'_Static_assert({name} == {value}, "{name}");' for name, value in constants.items()]
     source.append("int covered(llvmplug_status s) { switch (s) {")
