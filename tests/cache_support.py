@@ -47,8 +47,8 @@ def worker_identity() -> tuple[int, int, str]:
     return os.getpid(), id(plugin), str(plugin.loaded_path)
 
 
-def compile_bytes(module: bytes, flags: Any, output: str) -> bytes:
-    """llvmplug.compile, as a worker runs it."""
+def raise_error(name: str, args: tuple[Any, ...]) -> None:
+    """Raise llvmplug.<name>(*args) here, as a worker would."""
     import llvmplug
 
-    return llvmplug.compile(module, flags=flags, output=output)
+    raise getattr(llvmplug, name)(*args)
