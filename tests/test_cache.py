@@ -562,3 +562,14 @@ def test_split_outputs_round_trip_through_the_cache(default):
     first = cache_module.cached(cache, default, lambda: parts, LIBRARY, None, (), "obj", parts=3)
     second = cache_module.cached(cache, default, lambda: pytest.fail("not a hit"), LIBRARY, None, (), "obj", parts=3)
     assert first == second == parts
+
+
+def test_the_cache_benchmark_runs_and_reports_every_row():
+    # Structure only: speed targets live in the report, never in a test.
+    checkout = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "benchmarks.cache", "--quick"], cwd=checkout,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for row in ("compile, no cache", "hit in memory", "hit on disk", "fingerprint (part of a hit)"):
+        assert f"| {row} |" in done.stdout
+    assert "Target: a memory hit" in done.stdout
