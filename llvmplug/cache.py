@@ -255,7 +255,9 @@ class Cache:
     verify a SHA-256, a damaged entry is a miss and is removed. The bound on
     disk is checked by each process against its own count of what it wrote
     plus a rescan every few writes, so other processes' writes can overshoot
-    it briefly until the next rescan.
+    it briefly until the next rescan. The SHA-256 detects damage, not
+    tampering: give the directory only to processes you trust (anyone who
+    can write there can plant an entry), e.g. one user's ``0700`` directory.
 
     Thread-safe. Pass it as ``llvmplug.compile(..., cache=c)`` or
     ``Plugin(cache=c)``; :meth:`get` and :meth:`put` serve any keys, e.g. from
@@ -389,7 +391,9 @@ class Cache:
             self._bytes = 0
             self._hits = self._disk_hits = self._misses = self._corrupt = 0
         if self._directory is not None:
-            for path, _, _ in self._scan(include_temp=True):
+            # Temporary files are left to their writers (a live one renames
+            # its file within moments; a dead one's is swept as stale).
+            for path, _, _ in self._scan():
                 _unlink(path)
             with self._lock:
                 self._disk_estimate = 0
@@ -409,7 +413,12 @@ class Cache:
         path = self._entry_path(raw_key)
         try:
             with open(path, "rb") as file:
-                data = file.read()
+                # An entry can never exceed this: a larger file is damage,
+                # and is not read into memory.
+                if os.fstat(file.fileno()).st_size > _HEADER.size + len(raw_key) + self._max_bytes:
+                    data = b""
+                else:
+                    data = file.read()
         except OSError:  # absent, or removed by another process meanwhile
             return None
         value = _decode_entry(raw_key, data)
@@ -459,7 +468,7 @@ class Cache:
         if rescan:
             self._trim()
 
-    def _scan(self, include_temp: bool = False) -> list[tuple[Path, int, float]]:
+    def _scan(self) -> list[tuple[Path, int, float]]:
         """(path, size, mtime) of every entry file; tolerant of files vanishing meanwhile."""
         assert self._directory is not None
         found = []
@@ -484,7 +493,7 @@ class Cache:
                 if is_temp:
                     # A live writer's temporary file is renamed within
                     # moments; one left by a killed writer is old.
-                    if include_temp or now - status.st_mtime > _STALE_TEMP_SECONDS:
+                    if now - status.st_mtime > _STALE_TEMP_SECONDS:
                         _unlink(Path(entry.path))
                     continue
                 found.append((Path(entry.path), status.st_size, status.st_mtime))

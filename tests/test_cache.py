@@ -573,3 +573,11 @@ def test_the_cache_benchmark_runs_and_reports_every_row():
     for row in ("compile, no cache", "hit in memory", "hit on disk", "fingerprint (part of a hit)"):
         assert f"| {row} |" in done.stdout
     assert "Target: a memory hit" in done.stdout
+
+
+def test_an_oversized_entry_file_is_a_miss_and_is_removed(tmp_path):
+    llvmplug.Cache(tmp_path, max_bytes=1000).put("key", b"small")
+    (path,) = entries(tmp_path)
+    path.write_bytes(path.read_bytes() + bytes(2000))
+    cache = llvmplug.Cache(tmp_path, max_bytes=1000)
+    assert cache.get("key") is None and not path.exists() and cache.stats.corrupt == 1
