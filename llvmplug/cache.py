@@ -78,56 +78,87 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_stamp(path: str | os.PathLike[str]) -> tuple[Any, ...] | None:
+    """What tells one file's content from another's without reading it (None if unreadable).
+
+    Path, device, inode, size and modification time: replacing a file (a
+    new inode) or writing to it (a new mtime) changes the stamp.
+    """
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (os.fspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
 _file_digests: dict[tuple[Any, ...], str] = {}
 _file_digests_lock = threading.Lock()
 
 
-def shim_digest(path: str | os.PathLike[str]) -> str:
-    """SHA-256 of a shim file, computed once per path, inode, size and mtime.
-
-    The loaded copy of a private Plugin is deleted right after loading, so
-    the original file (``Plugin.path``) is hashed; a file replaced in place
-    gets a new stat and so a new digest.
-    """
-    status = os.stat(path)
-    stamp = (os.fspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+def _shim_digest(stamp: tuple[Any, ...]) -> str:
+    """SHA-256 of the file ``stamp`` describes, computed once per stamp."""
     with _file_digests_lock:
         known = _file_digests.get(stamp)
     if known is not None:
         return known
+    path = stamp[0]
     hasher = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            hasher.update(block)
+    try:
+        with open(path, "rb") as file:
+            before = os.fstat(file.fileno())
+            for block in iter(lambda: file.read(1 << 20), b""):
+                hasher.update(block)
+            after = os.fstat(file.fileno())
+    except OSError as error:
+        raise errors.LibraryLoadError(f"cannot read {path} to identify the shim's build: {error}") from error
+    if not ((before.st_dev, before.st_ino, before.st_size, before.st_mtime_ns) == stamp[1:]
+            == (after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns)):
+        raise errors.LibraryLoadError(
+            f"{path} changed since it was loaded: the loaded build cannot be identified; reload() the Plugin"
+        )
     value = hasher.hexdigest()
     with _file_digests_lock:
         _file_digests[stamp] = value
     return value
 
 
-# What a loaded copy reports about itself (host CPU and features, LLVM
-# version) cannot change while it stays loaded, and info() costs ~0.2 ms:
-# remember it per Plugin and per state of its file.
-_host_facts: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], str]] = weakref.WeakKeyDictionary()
-_host_facts_lock = threading.Lock()
+# What a loaded copy is (its file's digest) and reports about itself (host
+# CPU and features, LLVM version) cannot change while it stays loaded, and
+# info() costs ~0.2 ms: remember it per Plugin and per loaded file.
+_identities: weakref.WeakKeyDictionary[Any, tuple[Any, str]] = weakref.WeakKeyDictionary()
+_identities_lock = threading.Lock()
 
 _HOST_KEYS = ("llvm_version", "abi_version", "host_triple", "process_triple", "host_cpu", "host_features")
 
+_UNKNOWN = object()
+
 
 def _plugin_identity(plugin: Any) -> str:
-    """The shim build, LLVM version and host facts of ``plugin``, as one digest."""
-    path = plugin.path
-    shim = shim_digest(path)
-    stamp = (shim, plugin.loaded_path)
-    with _host_facts_lock:
-        known = _host_facts.get(plugin)
+    """The shim build, LLVM version and host facts of ``plugin``, as one digest.
+
+    The file is identified by the stamp taken when the Plugin loaded it (a
+    file replaced since, by an upgrade say, is not what runs). A Plugin that
+    records no stamp (process isolation: its child loads the file) is
+    identified by the file as it is now.
+    """
+    stamp = getattr(plugin, "_shim_stamp", _UNKNOWN)
+    if stamp is _UNKNOWN:
+        stamp = file_stamp(plugin.path)
+    with _identities_lock:
+        known = _identities.get(plugin)
     if known is not None and known[0] == stamp:
         return known[1]
+    if stamp is None:
+        raise errors.LibraryLoadError(
+            f"{plugin.path} changed while it was being loaded: the loaded build cannot be identified; "
+            "reload() the Plugin"
+        )
+    shim = _shim_digest(stamp)
     info = plugin.info()
     facts = {name: info.get(name) for name in _HOST_KEYS}
     value = _digest(json.dumps({"shim": shim, **facts}, sort_keys=True).encode())
-    with _host_facts_lock:
-        _host_facts[plugin] = (stamp, value)
+    with _identities_lock:
+        _identities[plugin] = (stamp, value)
     return value
 
 
@@ -161,6 +192,8 @@ def fingerprint(
 
     Raises:
         ArgumentError, ArgumentTypeError: an argument of the wrong type.
+        LibraryLoadError: the Plugin's shim file changed since it was
+            loaded, so the build that runs cannot be identified.
     """
     if plugin is None:
         from . import default_plugin
@@ -602,7 +635,14 @@ def cached(
     if cache is None:
         return compile_fn()
     state = _options_state(plugin)
-    key = _key(module, target, flags, output, link, parts, state[0], state[1], _plugin_identity(plugin))
+    try:
+        identity = _plugin_identity(plugin)
+    except errors.LibraryLoadError:
+        # The shim file changed under the loaded copy: what runs cannot be
+        # keyed, so it is neither looked up nor stored. The compile itself
+        # is unaffected.
+        return compile_fn()
+    key = _key(module, target, flags, output, link, parts, state[0], state[1], identity)
     value = cache.get(key)
     if value is not None:
         split = _decode_parts(value) if parts is not None and parts > 1 else None

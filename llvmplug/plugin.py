@@ -144,7 +144,10 @@ class Plugin:
     # -- lifecycle ---------------------------------------------------------
 
     def _load(self) -> None:
+        stamp = _cache.file_stamp(self.path)  # cache-branch hook: which build is loaded
         library = _loader.Library(self._source, private=self._private)
+        # A file replaced during the load leaves the build unknown (None): not cached.
+        self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None  # cache-branch hook
         self._library = library
         self._finalizer = weakref.finalize(self, library.close)
         # At interpreter exit a daemon thread may still be inside the shim;

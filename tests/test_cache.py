@@ -375,6 +375,34 @@ def test_the_shim_file_changes_the_fingerprint(default, tmp_path):
         assert key(LIBRARY, plugin) != key(LIBRARY, default)
 
 
+def test_keys_follow_the_loaded_build_not_the_file_as_it_is_now(default, tmp_path):
+    # An upgrade in place replaces the file under a loaded copy: what runs is
+    # still the build that was loaded.
+    copies = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        copies.append(tmp_path / name / default.path.name)
+        shutil.copyfile(default.path, copies[-1])
+    with llvmplug.Plugin(private=True, path=copies[0]) as known, \
+            llvmplug.Plugin(private=True, path=copies[1]) as unknown:
+        loaded = key(LIBRARY, known)  # identified while the file is the loaded build
+        for copy in copies:
+            with open(copy, "ab") as file:
+                file.write(b"\0")
+        assert key(LIBRARY, known) == loaded == key(LIBRARY, default)
+        # Not identified before its file changed: the loaded build can no
+        # longer be hashed, so its compiles are neither looked up nor stored.
+        with pytest.raises(llvmplug.LibraryLoadError, match="changed since it was loaded"):
+            key(LIBRARY, unknown)
+        cache = llvmplug.Cache()
+        assert unknown.compile(LIBRARY, cache=cache) == default.compile(LIBRARY)
+        assert len(cache) == 0 and cache.stats.misses == 0
+        unknown.reload()  # loads the new file
+        assert key(LIBRARY, unknown) != loaded
+        unknown.compile(LIBRARY, cache=cache)
+        assert len(cache) == 1
+
+
 def test_the_format_version_changes_the_fingerprint(default, monkeypatch):
     before = key(LIBRARY, default)
     monkeypatch.setattr(cache_module, "FORMAT_VERSION", cache_module.FORMAT_VERSION + 1)
