@@ -18,15 +18,9 @@ import pytest
 import llvmplug
 from llvmplug import errors
 
-distributed = pytest.importorskip("distributed")
-cloudpickle = pytest.importorskip("cloudpickle")
-
 # --import-mode=importlib keeps tests/ off sys.path; the helper lives beside us.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cache_support  # noqa: E402
-
-# Workers cannot import tests/cache_support.py by name: ship its functions by value.
-cloudpickle.register_pickle_by_value(cache_support)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "dask_cluster.py"
 
@@ -58,6 +52,11 @@ def test_every_error_pickles_with_its_attributes(kind):
 
 @pytest.fixture(scope="module")
 def client():
+    # Only these tests need Dask (the test extra has it); the pickling tests above do not.
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is in the test extra")
+    cloudpickle = pytest.importorskip("cloudpickle", reason="distributed depends on it")
+    # Workers cannot import tests/cache_support.py by name: ship its functions by value.
+    cloudpickle.register_pickle_by_value(cache_support)
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                        dashboard_address=None, scheduler_port=0)
     with cluster, distributed.Client(cluster) as client:
