@@ -309,14 +309,21 @@ class Cache:
                 raise errors.ArgumentTypeError(
                     f"directory must be a path (str or os.PathLike) or None, not {type(directory).__name__}"
                 )
-            path = Path(directory)
-            if path.exists() and not path.is_dir():
-                raise errors.ArgumentError(f"directory {path} exists and is not a directory")
+            text = os.fspath(directory)
+            if not isinstance(text, str):
+                raise errors.ArgumentTypeError(f"directory must be a str path, not {type(text).__name__}")
+            if not text:
+                raise errors.ArgumentError("directory is empty (use None for a cache in memory only)")
+            if "\0" in text:
+                raise errors.ArgumentError("directory contains a NUL character")
+            path = Path(text)
             try:
+                if path.exists() and not path.is_dir():
+                    raise errors.ArgumentError(f"directory {path} exists and is not a directory")
                 path.mkdir(parents=True, exist_ok=True)
+                self._directory = path.resolve()
             except OSError as error:
                 raise errors.ArgumentError(f"cannot create the cache directory {path}: {error}") from error
-            self._directory = path.resolve()
         self._max_bytes = max_bytes
         self._lock = threading.Lock()
         self._memory: OrderedDict[str, bytes] = OrderedDict()

@@ -234,6 +234,8 @@ def test_a_pickled_cache_keeps_its_directory_and_bound(tmp_path):
         ({"max_bytes": True}, llvmplug.ArgumentTypeError),
         ({"directory": 123}, llvmplug.ArgumentTypeError),
         ({"directory": b"/tmp"}, llvmplug.ArgumentTypeError),
+        ({"directory": ""}, llvmplug.ArgumentError),
+        ({"directory": "/tmp/a\0b"}, llvmplug.ArgumentError),
     ],
 )
 def test_bad_cache_arguments_raise_typed_errors(arguments, error):
@@ -609,3 +611,21 @@ def test_an_oversized_entry_file_is_a_miss_and_is_removed(tmp_path):
     path.write_bytes(path.read_bytes() + bytes(2000))
     cache = llvmplug.Cache(tmp_path, max_bytes=1000)
     assert cache.get("key") is None and not path.exists() and cache.stats.corrupt == 1
+
+
+def test_threads_compiling_through_one_cache_get_fresh_bytes(corpus_files, tmp_path):
+    modules = [path.read_text() for path in _spread(corpus_files, 6)]
+    fresh = [llvmplug.compile(module, cache=None) for module in modules]
+    cache = llvmplug.Cache(tmp_path)
+    results: list[list[bytes]] = []
+
+    def work() -> None:
+        results.append([llvmplug.compile(module, cache=cache) for module in modules * 3])
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [fresh * 3] * 4
+    assert cache.stats.hits >= 4 * 6 * 3 - 4 * 6  # each thread misses each module at most once
