@@ -33,6 +33,8 @@ from .errors import (
     VerifyError,
     WorkerCrashedError,
 )
+from .cache import PLUGIN_CACHE as _PLUGIN_CACHE  # cache-branch hook
+from .cache import Cache, CacheStats, fingerprint  # cache-branch hook
 from .plugin import Flags, Module, Plugin
 from .pool import Pool
 
@@ -41,6 +43,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
+    "Cache",
+    "CacheStats",
     "CodegenError",
     "CompileTimeoutError",
     "FatalError",
@@ -62,6 +66,7 @@ __all__ = [
     "WorkerCrashedError",
     "compile",
     "default_plugin",
+    "fingerprint",
     "info",
     "reset",
 ]
@@ -85,9 +90,10 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     flags: Flags = (),
     *,
     output: str = "obj",
+    cache: Any = _PLUGIN_CACHE,  # cache-branch hook
 ) -> bytes:
     """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`."""
-    return default_plugin().compile(module, target, flags, output=output)
+    return default_plugin().compile(module, target, flags, output=output, cache=cache)
 
 
 def info() -> dict[str, Any]:

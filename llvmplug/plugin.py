@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from . import _abi, _loader, errors
+from . import cache as _cache  # cache-branch hook
 
 Module = Union[str, bytes, bytearray, memoryview]
 Flags = Union[str, Sequence[str]]
@@ -122,10 +123,12 @@ class Plugin:
         path: str | os.PathLike[str] | None = None,
         reload_after_fatal: bool = True,
         isolation: str | None = None,
+        cache: _cache.Cache | None = None,
     ) -> None:
         for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
             if not isinstance(flag, bool):
                 raise errors.ArgumentTypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        self._cache = _cache.check_cache(cache)  # cache-branch hook
         self._private = private
         self._source = Path(path) if path is not None else None
         self._reload_after_fatal = reload_after_fatal
@@ -141,7 +144,10 @@ class Plugin:
     # -- lifecycle ---------------------------------------------------------
 
     def _load(self) -> None:
+        stamp = _cache.file_stamp(self.path)  # cache-branch hook: which build is loaded
         library = _loader.Library(self._source, private=self._private)
+        # A file replaced during the load leaves the build unknown (None): not cached.
+        self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None  # cache-branch hook
         self._library = library
         self._finalizer = weakref.finalize(self, library.close)
         # At interpreter exit a daemon thread may still be inside the shim;
@@ -250,6 +256,24 @@ class Plugin:
         library = self._library
         return library.path if library is not None else None
 
+    # cache-branch hook: what llvmplug.cache keys on. (The "python" branch
+    # provides sticky_options and options_policy for real; this branch cannot
+    # change the policy, abi.cpp refuses llvmplug_set_policy.)
+    @property
+    def cache(self) -> _cache.Cache | None:
+        """The :class:`llvmplug.Cache` every compile of this Plugin uses unless told otherwise."""
+        return self._cache
+
+    @property
+    def sticky_options(self) -> tuple[str, ...]:
+        """The flag lines given to :meth:`set_options` that are in force, in order."""
+        return tuple(line.decode() for line in self._sticky)
+
+    @property
+    def options_policy(self) -> str:
+        """Which options this copy accepts: ``"safe"``."""
+        return "safe"
+
     def __enter__(self) -> Plugin:
         return self
 
@@ -271,6 +295,7 @@ class Plugin:
         *,
         output: str = "obj",
         timeout: float | None = None,
+        cache: Any = _cache.PLUGIN_CACHE,
     ) -> bytes:
         """Compile LLVM IR (text or bitcode) and return the output bytes.
 
@@ -288,6 +313,8 @@ class Plugin:
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
             timeout: seconds; only ``Plugin(isolation="process")`` can stop a
                 compile, so in process anything but ``None`` is an ArgumentError.
+            cache: an :class:`llvmplug.Cache` to answer from and store into,
+                or ``None`` for none; by default the Plugin's own ``cache``.
 
         Raises:
             ArgumentError: bad argument values or types.
@@ -305,12 +332,17 @@ class Plugin:
         if output not in OUTPUTS:
             raise errors.ArgumentError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
         line = f"-filetype={output} {flags_string(flags)}".encode()
-        array, keep = _abi.buffers([data])
-        with self._calling() as lib:
-            result, message = _abi.call(lib, "llvmplug_compile", array, len(keep), triple, line, 0)
-        if message:
-            warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
-        return result
+        chosen = self._cache if cache is _cache.PLUGIN_CACHE else _cache.check_cache(cache)  # cache-branch hook
+
+        def run() -> bytes:
+            array, keep = _abi.buffers([data])
+            with self._calling() as lib:
+                result, message = _abi.call(lib, "llvmplug_compile", array, len(keep), triple, line, 0)
+            if message:
+                warnings.warn(message, errors.LLVMPlugWarning, stacklevel=4)
+            return result
+
+        return _cache.cached(chosen, self, run, data, target, flags, output)  # cache-branch hook
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, host triple/CPU/features and targets."""

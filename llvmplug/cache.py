@@ -1,0 +1,661 @@
+"""A compile cache: in memory, optionally on disk, keyed by :func:`fingerprint`.
+
+The key must cover everything that changes a compile's output, or a hit can
+return code built for another CPU or with other options (Numba shipped a
+cache bug of exactly that kind). :func:`fingerprint` therefore hashes every
+argument as given (no normalisation but what the shim provably sees as the
+same input), the Plugin's sticky options and option policy, what the host
+CPU and features resolve to, the identity of the shim file and LLVM's
+version, and a format version bumped whenever the key's recipe changes.
+
+On disk an entry is one file written to a temporary name and renamed into
+place (``os.replace``, atomic on POSIX and Windows), holding its key and a
+SHA-256 over key and value. A reader verifies both, so a torn, truncated or
+corrupted file is a miss (and is removed), never a wrong result; no lock is
+needed for several processes to share one directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+import threading
+import time
+import warnings
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Union
+
+from . import errors
+
+# Bump when anything in the key's recipe or the entry layout changes: old
+# entries then miss instead of being misread.
+FORMAT_VERSION = 1
+
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+
+_Module = Union[str, bytes, bytearray, memoryview]
+
+# -- fingerprint ----------------------------------------------------------
+
+
+def _module_bytes(module: Any, what: str) -> bytes:
+    # str and its UTF-8 bytes are the same input to the shim (it is handed
+    # the UTF-8 bytes), so they share a key; nothing else is normalised.
+    if isinstance(module, str):
+        try:
+            return module.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise errors.ArgumentError(f"{what} cannot be encoded as UTF-8: {error.reason}") from None
+    if isinstance(module, (bytes, bytearray, memoryview)):
+        return bytes(module)
+    raise errors.ArgumentTypeError(
+        f"{what} must be IR text (str) or IR/bitcode (bytes), not {type(module).__name__}"
+    )
+
+
+def _flags_value(flags: Any) -> Any:
+    # Kept as given: a string and a list that tokenise alike still get
+    # different keys (a miss, never a wrong hit).
+    if isinstance(flags, str):
+        return ["str", flags]
+    if isinstance(flags, (bytes, bytearray)) or not isinstance(flags, Sequence):
+        raise errors.ArgumentTypeError(f"flags must be a str or a sequence of str, not {type(flags).__name__}")
+    items = list(flags)
+    for flag in items:
+        if not isinstance(flag, str):
+            raise errors.ArgumentTypeError(f"each flag must be a str, not {type(flag).__name__}")
+    return ["seq", items]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple[Any, ...] | None:
+    """What tells one file's content from another's without reading it (None if unreadable).
+
+    Path, device, inode, size and modification time: replacing a file (a
+    new inode) or writing to it (a new mtime) changes the stamp.
+    """
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (os.fspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+_file_digests: dict[tuple[Any, ...], str] = {}
+_file_digests_lock = threading.Lock()
+
+
+def _shim_digest(stamp: tuple[Any, ...]) -> str:
+    """SHA-256 of the file ``stamp`` describes, computed once per stamp."""
+    with _file_digests_lock:
+        known = _file_digests.get(stamp)
+    if known is not None:
+        return known
+    path = stamp[0]
+    hasher = hashlib.sha256()
+    try:
+        with open(path, "rb") as file:
+            before = os.fstat(file.fileno())
+            for block in iter(lambda: file.read(1 << 20), b""):
+                hasher.update(block)
+            after = os.fstat(file.fileno())
+    except OSError as error:
+        raise errors.LibraryLoadError(f"cannot read {path} to identify the shim's build: {error}") from error
+    if not ((before.st_dev, before.st_ino, before.st_size, before.st_mtime_ns) == stamp[1:]
+            == (after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns)):
+        raise errors.LibraryLoadError(
+            f"{path} changed since it was loaded: the loaded build cannot be identified; reload() the Plugin"
+        )
+    value = hasher.hexdigest()
+    with _file_digests_lock:
+        _file_digests[stamp] = value
+    return value
+
+
+# What a loaded copy is (its file's digest) and reports about itself (host
+# CPU and features, LLVM version) cannot change while it stays loaded, and
+# info() costs ~0.2 ms: remember it per Plugin and per loaded file.
+_identities: weakref.WeakKeyDictionary[Any, tuple[Any, str]] = weakref.WeakKeyDictionary()
+_identities_lock = threading.Lock()
+
+_HOST_KEYS = ("llvm_version", "abi_version", "host_triple", "process_triple", "host_cpu", "host_features")
+
+_UNKNOWN = object()
+
+
+def _plugin_identity(plugin: Any) -> str:
+    """The shim build, LLVM version and host facts of ``plugin``, as one digest.
+
+    The file is identified by the stamp taken when the Plugin loaded it (a
+    file replaced since, by an upgrade say, is not what runs). A Plugin that
+    records no stamp (process isolation: its child loads the file) is
+    identified by the file as it is now.
+    """
+    stamp = getattr(plugin, "_shim_stamp", _UNKNOWN)
+    if stamp is _UNKNOWN:
+        stamp = file_stamp(plugin.path)
+    with _identities_lock:
+        known = _identities.get(plugin)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    if stamp is None:
+        raise errors.LibraryLoadError(
+            f"{plugin.path} changed while it was being loaded: the loaded build cannot be identified; "
+            "reload() the Plugin"
+        )
+    shim = _shim_digest(stamp)
+    info = plugin.info()
+    facts = {name: info.get(name) for name in _HOST_KEYS}
+    value = _digest(json.dumps({"shim": shim, **facts}, sort_keys=True).encode())
+    with _identities_lock:
+        _identities[plugin] = (stamp, value)
+    return value
+
+
+def _options_state(plugin: Any) -> tuple[tuple[str, ...], str]:
+    return tuple(plugin.sticky_options), str(plugin.options_policy)
+
+
+def fingerprint(
+    module: _Module,
+    target: str | None = None,
+    flags: str | Sequence[str] = (),
+    *,
+    output: str = "obj",
+    link: Sequence[_Module] = (),
+    parts: int | None = None,
+    plugin: Any = None,
+) -> str:
+    """A hex digest of everything that determines the output of a compile.
+
+    Equal fingerprints mean equal outputs of ``plugin.compile`` with these
+    arguments; any change to the module, target, flags (as given, so
+    ``"-O2 -g"`` and ``["-O2", "-g"]`` differ), output, linked modules (in
+    order), parts, the Plugin's sticky options or option policy, its host
+    CPU and features (what ``-mcpu=native`` and the default target resolve
+    to), the shim file or LLVM's version gives another fingerprint. Use it to
+    key a cache of your own.
+
+    Args:
+        plugin: the Plugin that will compile; ``None`` means the default
+            Plugin of :func:`llvmplug.compile` (loaded if need be).
+
+    Raises:
+        ArgumentError, ArgumentTypeError: an argument of the wrong type.
+        LibraryLoadError: the Plugin's shim file changed since it was
+            loaded, so the build that runs cannot be identified.
+    """
+    if plugin is None:
+        from . import default_plugin
+
+        plugin = default_plugin()
+    sticky, policy = _options_state(plugin)
+    return _key(module, target, flags, output, link, parts, sticky, policy, _plugin_identity(plugin))
+
+
+def _key(
+    module: Any,
+    target: str | None,
+    flags: Any,
+    output: str,
+    link: Sequence[Any],
+    parts: int | None,
+    sticky: tuple[str, ...],
+    policy: str,
+    identity: str,
+) -> str:
+    if target is not None and not isinstance(target, str):
+        raise errors.ArgumentTypeError(f"target must be a str or None, not {type(target).__name__}")
+    if not isinstance(output, str):
+        raise errors.ArgumentTypeError(f"output must be a str, not {type(output).__name__}")
+    if parts is not None and (isinstance(parts, bool) or not isinstance(parts, int)):
+        raise errors.ArgumentTypeError(f"parts must be an int or None, not {type(parts).__name__}")
+    if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
+        raise errors.ArgumentTypeError(f"link must be a sequence of modules, not {type(link).__name__}")
+    # Modules enter as their own digests so that the JSON stays small and no
+    # byte string can be mistaken for a field separator.
+    recipe = {
+        "format": FORMAT_VERSION,
+        "module": _digest(_module_bytes(module, "module")),
+        "target": target,
+        "flags": _flags_value(flags),
+        "output": output,
+        "link": [_digest(_module_bytes(item, "each module to link")) for item in link],
+        "parts": parts,
+        "sticky": list(sticky),
+        "policy": policy,
+        "plugin": identity,
+    }
+    return _digest(json.dumps(recipe, sort_keys=True).encode())
+
+
+# -- the cache -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """Counters of one :class:`Cache` object (this process only).
+
+    Attributes:
+        hits: lookups answered, from memory or disk.
+        disk_hits: of those, answered from disk.
+        misses: lookups not answered (including corrupt entries).
+        corrupt: disk entries found damaged and removed.
+        bytes: bytes held in memory.
+        entries: entries held in memory.
+    """
+
+    hits: int
+    disk_hits: int
+    misses: int
+    corrupt: int
+    bytes: int
+    entries: int
+
+
+_MAGIC = b"LLVMPLUGC"
+# magic, format version, key length, value length, SHA-256 of key + value.
+_HEADER = struct.Struct(f"<{len(_MAGIC)}sHIQ32s")
+_SUFFIX = ".entry"
+_TEMP_PREFIX = ".tmp-"
+_STALE_TEMP_SECONDS = 3600.0  # a temporary file this old belongs to a dead writer
+_RESCAN_EVERY = 32  # puts between rescans of a shared directory
+
+
+def _entry_digest(key: bytes, value: bytes) -> bytes:
+    hasher = hashlib.sha256(key)
+    hasher.update(value)
+    return hasher.digest()
+
+
+class Cache:
+    """Compiled outputs by key: an LRU in memory, optionally also on disk.
+
+    ``Cache()`` keeps up to ``max_bytes`` of values in memory, evicting the
+    least recently used. ``Cache(directory)`` also keeps them on disk (up to
+    ``max_bytes`` there too, evicting the least recently used by mtime), where
+    several processes may share the directory: writes are atomic, reads
+    verify a SHA-256, a damaged entry is a miss and is removed. The bound on
+    disk is checked by each process against its own count of what it wrote
+    plus a rescan every few writes, so other processes' writes can overshoot
+    it briefly until the next rescan. The SHA-256 detects damage, not
+    tampering: give the directory only to processes you trust (anyone who
+    can write there can plant an entry), e.g. one user's ``0700`` directory.
+
+    Thread-safe. Pass it as ``llvmplug.compile(..., cache=c)`` or
+    ``Plugin(cache=c)``; :meth:`get` and :meth:`put` serve any keys, e.g. from
+    :func:`llvmplug.fingerprint`. A pickled Cache (to ship to a Dask worker,
+    say) arrives empty in memory but with the same directory.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+            raise errors.ArgumentTypeError(f"max_bytes must be an int, not {type(max_bytes).__name__}")
+        if max_bytes <= 0:
+            raise errors.ArgumentError(f"max_bytes must be positive, not {max_bytes}")
+        self._directory: Path | None = None
+        if directory is not None:
+            if not isinstance(directory, (str, os.PathLike)):
+                raise errors.ArgumentTypeError(
+                    f"directory must be a path (str or os.PathLike) or None, not {type(directory).__name__}"
+                )
+            text = os.fspath(directory)
+            if not isinstance(text, str):
+                raise errors.ArgumentTypeError(f"directory must be a str path, not {type(text).__name__}")
+            if not text:
+                raise errors.ArgumentError("directory is empty (use None for a cache in memory only)")
+            if "\0" in text:
+                raise errors.ArgumentError("directory contains a NUL character")
+            path = Path(text)
+            try:
+                if path.exists() and not path.is_dir():
+                    raise errors.ArgumentError(f"directory {path} exists and is not a directory")
+                path.mkdir(parents=True, exist_ok=True)
+                self._directory = path.resolve()
+            except OSError as error:
+                raise errors.ArgumentError(f"cannot create the cache directory {path}: {error}") from error
+        self._max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._memory: OrderedDict[str, bytes] = OrderedDict()
+        self._bytes = 0
+        self._hits = self._disk_hits = self._misses = self._corrupt = 0
+        self._disk_estimate: int | None = None  # bytes on disk as of the last scan plus our writes
+        self._puts_since_scan = 0
+        self._warned = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Cache, (self._directory, self._max_bytes))
+
+    @property
+    def directory(self) -> Path | None:
+        """The directory of the disk tier, or ``None`` for memory only."""
+        return self._directory
+
+    @property
+    def max_bytes(self) -> int:
+        """The bound on bytes held, in memory and (separately) on disk."""
+        return self._max_bytes
+
+    @property
+    def stats(self) -> CacheStats:
+        """Hits, misses and bytes of this Cache object since it was made or cleared."""
+        with self._lock:
+            return CacheStats(self._hits, self._disk_hits, self._misses, self._corrupt, self._bytes, len(self._memory))
+
+    def __repr__(self) -> str:
+        where = f"directory={str(self._directory)!r}, " if self._directory else ""
+        return f"<llvmplug.Cache {where}max_bytes={self._max_bytes}>"
+
+    @staticmethod
+    def _check_key(key: Any) -> bytes:
+        if not isinstance(key, str):
+            raise errors.ArgumentTypeError(f"key must be a str, not {type(key).__name__}")
+        if not key:
+            raise errors.ArgumentError("key is empty")
+        try:
+            return key.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise errors.ArgumentError(f"key cannot be encoded as UTF-8: {error.reason}") from None
+
+    def _entry_path(self, raw_key: bytes) -> Path:
+        assert self._directory is not None
+        name = hashlib.sha256(raw_key).hexdigest()
+        return self._directory / name[:2] / (name + _SUFFIX)
+
+    # -- memory tier --------------------------------------------------------
+
+    def _remember(self, key: str, value: bytes) -> None:
+        # Called with self._lock held.
+        old = self._memory.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old)
+        if len(value) > self._max_bytes:
+            return
+        self._memory[key] = value
+        self._bytes += len(value)
+        while self._bytes > self._max_bytes:
+            _, evicted = self._memory.popitem(last=False)
+            self._bytes -= len(evicted)
+
+    # -- public API ---------------------------------------------------------
+
+    def get(self, key: str) -> bytes | None:
+        """The value stored under ``key``, or ``None``."""
+        raw_key = self._check_key(key)
+        with self._lock:
+            value = self._memory.get(key)
+            if value is not None:
+                self._memory.move_to_end(key)
+                self._hits += 1
+                return value
+        value = self._read(raw_key) if self._directory is not None else None
+        with self._lock:
+            if value is None:
+                self._misses += 1
+                return None
+            self._hits += 1
+            self._disk_hits += 1
+            self._remember(key, value)
+        return value
+
+    def put(self, key: str, value: bytes | bytearray | memoryview) -> None:
+        """Store ``value`` under ``key`` (in memory, and on disk if there is a directory).
+
+        A value larger than ``max_bytes`` is not stored. A failure to write
+        to disk (full, read-only) is a warning, not an error: the cache only
+        ever saves work.
+        """
+        raw_key = self._check_key(key)
+        if not isinstance(value, (bytes, bytearray, memoryview)):
+            raise errors.ArgumentTypeError(f"value must be bytes, not {type(value).__name__}")
+        value = bytes(value)
+        with self._lock:
+            self._remember(key, value)
+        if self._directory is not None and len(value) <= self._max_bytes:
+            self._write(raw_key, value)
+
+    def clear(self) -> None:
+        """Drop every entry, in memory and on disk, and reset the counters."""
+        with self._lock:
+            self._memory.clear()
+            self._bytes = 0
+            self._hits = self._disk_hits = self._misses = self._corrupt = 0
+        if self._directory is not None:
+            # Temporary files are left to their writers (a live one renames
+            # its file within moments; a dead one's is swept as stale).
+            for path, _, _ in self._scan():
+                _unlink(path)
+            with self._lock:
+                self._disk_estimate = 0
+
+    def __len__(self) -> int:
+        """How many keys the cache can answer (memory and disk together)."""
+        with self._lock:
+            names = {self._entry_path(key.encode()).name for key in self._memory} if self._directory else None
+            count = len(self._memory)
+        if names is None:
+            return count
+        return len(names | {path.name for path, _, _ in self._scan()})
+
+    # -- disk tier ----------------------------------------------------------
+
+    def _read(self, raw_key: bytes) -> bytes | None:
+        path = self._entry_path(raw_key)
+        try:
+            with open(path, "rb") as file:
+                # An entry can never exceed this: a larger file is damage,
+                # and is not read into memory.
+                if os.fstat(file.fileno()).st_size > _HEADER.size + len(raw_key) + self._max_bytes:
+                    data = b""
+                else:
+                    data = file.read()
+        except OSError:  # absent, or removed by another process meanwhile
+            return None
+        value = _decode_entry(raw_key, data)
+        if value is None:
+            # Never a wrong result: a damaged entry is dropped and recompiled.
+            _unlink(path)
+            with self._lock:
+                self._corrupt += 1
+            return None
+        try:
+            os.utime(path)  # recency for eviction; atime is unreliable (noatime)
+        except OSError:
+            pass
+        return value
+
+    def _write(self, raw_key: bytes, value: bytes) -> None:
+        path = self._entry_path(raw_key)
+        header = _HEADER.pack(_MAGIC, FORMAT_VERSION, len(raw_key), len(value), _entry_digest(raw_key, value))
+        temp = None
+        try:
+            path.parent.mkdir(exist_ok=True)
+            # The temporary file lives in the entry's own directory: os.replace
+            # is atomic only within one file system.
+            fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=path.parent)
+            with os.fdopen(fd, "wb") as file:
+                file.write(header)
+                file.write(raw_key)
+                file.write(value)
+            os.replace(temp, path)
+            temp = None
+        except OSError as error:
+            if not self._warned:
+                self._warned = True
+                warnings.warn(f"llvmplug.Cache cannot write to {self._directory}: {error}",
+                              errors.LLVMPlugWarning, stacklevel=3)
+            return
+        finally:
+            if temp is not None:
+                _unlink(Path(temp))
+        size = _HEADER.size + len(raw_key) + len(value)
+        with self._lock:
+            self._puts_since_scan += 1
+            if self._disk_estimate is not None:
+                self._disk_estimate += size
+            rescan = (self._disk_estimate is None or self._disk_estimate > self._max_bytes
+                      or self._puts_since_scan >= _RESCAN_EVERY)
+        if rescan:
+            self._trim()
+
+    def _scan(self) -> list[tuple[Path, int, float]]:
+        """(path, size, mtime) of every entry file; tolerant of files vanishing meanwhile."""
+        assert self._directory is not None
+        found = []
+        try:
+            shards = [entry for entry in os.scandir(self._directory) if entry.is_dir() and len(entry.name) == 2]
+        except OSError:
+            return []
+        now = time.time()
+        for shard in shards:
+            try:
+                entries = list(os.scandir(shard.path))
+            except OSError:
+                continue
+            for entry in entries:
+                is_temp = entry.name.startswith(_TEMP_PREFIX)
+                if not (entry.name.endswith(_SUFFIX) or is_temp):
+                    continue
+                try:
+                    status = entry.stat()
+                except OSError:
+                    continue
+                if is_temp:
+                    # A live writer's temporary file is renamed within
+                    # moments; one left by a killed writer is old.
+                    if now - status.st_mtime > _STALE_TEMP_SECONDS:
+                        _unlink(Path(entry.path))
+                    continue
+                found.append((Path(entry.path), status.st_size, status.st_mtime))
+        return found
+
+    def _trim(self) -> None:
+        """Evict the least recently used entries until the directory is within the bound."""
+        entries = self._scan()
+        total = sum(size for _, size, _ in entries)
+        if total > self._max_bytes:
+            # Down to 90 %, so that a full cache does not rescan on every put.
+            goal = self._max_bytes * 9 // 10
+            for path, size, _ in sorted(entries, key=lambda entry: entry[2]):
+                if total <= goal:
+                    break
+                _unlink(path)  # another process may have removed it first: same result
+                total -= size
+        with self._lock:
+            self._disk_estimate = total
+            self._puts_since_scan = 0
+
+
+def _decode_entry(raw_key: bytes, data: bytes) -> bytes | None:
+    if len(data) < _HEADER.size:
+        return None
+    magic, version, key_size, value_size, digest = _HEADER.unpack_from(data)
+    if magic != _MAGIC or version != FORMAT_VERSION or len(data) != _HEADER.size + key_size + value_size:
+        return None
+    key = data[_HEADER.size:_HEADER.size + key_size]
+    value = data[_HEADER.size + key_size:]
+    if key != raw_key or _entry_digest(key, value) != digest:
+        return None
+    return value
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+# -- integration with compile ------------------------------------------------
+
+_PARTS_MAGIC = b"LLVMPLUGPARTS\0"
+
+
+def _encode_parts(result: Sequence[bytes]) -> bytes:
+    # Split output (a list of objects) stored as one value: a count, the
+    # sizes, then the parts.
+    sizes = struct.pack(f"<I{len(result)}Q", len(result), *(len(part) for part in result))
+    return _PARTS_MAGIC + sizes + b"".join(result)
+
+
+def _decode_parts(value: bytes) -> list[bytes] | None:
+    if not value.startswith(_PARTS_MAGIC):
+        return None
+    offset = len(_PARTS_MAGIC)
+    (count,) = struct.unpack_from("<I", value, offset)
+    sizes = struct.unpack_from(f"<{count}Q", value, offset + 4)
+    offset += 4 + 8 * count
+    parts = []
+    for size in sizes:
+        parts.append(value[offset:offset + size])
+        offset += size
+    return parts
+
+
+class _PluginCache:
+    """The default of ``compile(cache=...)``: use the Plugin's own cache."""
+
+    def __repr__(self) -> str:
+        return "<the Plugin's cache>"
+
+
+PLUGIN_CACHE: Any = _PluginCache()
+
+
+def check_cache(cache: Any) -> Cache | None:
+    """``cache`` if it is a :class:`Cache` or ``None``; else ArgumentTypeError."""
+    if cache is not None and not isinstance(cache, Cache):
+        raise errors.ArgumentTypeError(f"cache must be an llvmplug.Cache or None, not {type(cache).__name__}")
+    return cache
+
+
+def cached(
+    cache: Cache | None,
+    plugin: Any,
+    compile_fn: Callable[[], Any],
+    module: _Module,
+    target: str | None,
+    flags: Any,
+    output: str,
+    link: Sequence[_Module] = (),
+    parts: int | None = None,
+) -> Any:
+    """``compile_fn()``'s result through ``cache``: the one hook ``compile`` needs.
+
+    ``compile_fn`` compiles exactly these arguments on ``plugin``. Errors
+    propagate and are never cached. The result is stored only if the
+    Plugin's options were the same after the compile as before it (another
+    thread may change them in between; such a result is returned but not
+    stored). LLVM's warnings come with the compile that made an entry, not
+    with later hits.
+    """
+    if cache is None:
+        return compile_fn()
+    state = _options_state(plugin)
+    try:
+        identity = _plugin_identity(plugin)
+    except errors.LibraryLoadError:
+        # The shim file changed under the loaded copy: what runs cannot be
+        # keyed, so it is neither looked up nor stored. The compile itself
+        # is unaffected.
+        return compile_fn()
+    key = _key(module, target, flags, output, link, parts, state[0], state[1], identity)
+    value = cache.get(key)
+    if value is not None:
+        split = _decode_parts(value) if parts is not None and parts > 1 else None
+        return split if split is not None else value
+    result = compile_fn()
+    if _options_state(plugin) == state:
+        stored = result if isinstance(result, bytes) else _encode_parts(result)
+        cache.put(key, stored)
+    return result
