@@ -1,7 +1,10 @@
 #include "compiler.h"
 
 #include "failure.h"
+#include "link.h"
+#include "llcflags.h"
 #include "options.h"
+#include "targets.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
@@ -48,6 +51,7 @@ struct Request {
   Output output = Output::Object;
   std::string triple;
   bool asmVerbose = true; // llc's default: comments in assembly output
+  LlcFlags llc;           // llc's other output flags (llcflags.h)
   std::vector<std::string> llvmFlags;
 };
 
@@ -119,6 +123,7 @@ Request parseRequest(StringRef target, StringRef flags) {
         throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + value +
                                                  " conflicts with target '" + request.triple + "'");
       request.triple = value;
+    } else if (takeLlcFlag(tokens, i, request.llc)) {
     } else {
       request.llvmFlags.push_back(tokens[i]);
     }
@@ -180,14 +185,8 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context) {
   return module;
 }
 
-std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
+std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
-  std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  "unknown target triple '" + triple.str() + "': " + error);
-
   // LLVM only warns on stderr about an unknown CPU or feature and then
   // ignores it; a compile for the wrong CPU is a silent wrong result, so
   // check both against the target's tables first.
@@ -209,6 +208,7 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
   }
 
   TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
+  applyLlcFlags(request.llc, options);
   options.MCOptions.AsmVerbose = request.asmVerbose;
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
@@ -227,6 +227,7 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   ModuleAnalysisManager modules;
   PassBuilder builder(&machine);
   TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+  applyLibraryFlags(request.llc, libraryInfo);
   functions.registerPass([&] { return TargetLibraryAnalysis(libraryInfo); });
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgsccs);
@@ -247,7 +248,8 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   pipeline.run(module, modules);
 }
 
-std::string emit(Module &module, TargetMachine &machine, Output output) {
+std::string emit(Module &module, TargetMachine &machine, const Request &request) {
+  Output output = request.output;
   SmallString<0> buffer;
   raw_svector_ostream os(buffer);
   if (output == Output::Bitcode) {
@@ -257,6 +259,7 @@ std::string emit(Module &module, TargetMachine &machine, Output output) {
   } else {
     legacy::PassManager passes;
     TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+    applyLibraryFlags(request.llc, libraryInfo);
     passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
     CodeGenFileType type =
         output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
@@ -270,7 +273,7 @@ std::string emit(Module &module, TargetMachine &machine, Output output) {
 } // namespace
 
 Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
-                       StringRef flags) {
+                       StringRef flags, ArrayRef<StringRef> links) {
   Request request = parseRequest(target, flags);
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
@@ -289,17 +292,20 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   if (verifyModule(*module, &problemStream))
     throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
 
-  Triple triple(Triple::normalize(!request.triple.empty()          ? request.triple
-                                  : !module->getTargetTriple().empty() ? module->getTargetTriple().str()
-                                                                       : sys::getDefaultTargetTriple()));
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, request);
+  TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
+  const Triple &triple = choice.triple;
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, choice.target, request);
+  applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
+  // Before optimisation, so that what is linked in is optimised with the
+  // module (and what it does not reference is never compiled).
+  linkModules(*module, links, context);
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
   optimise(*module, *machine, request);
-  return Compiled{emit(*module, *machine, request.output), std::move(diagnostics.warnings)};
+  return Compiled{emit(*module, *machine, request), std::move(diagnostics.warnings)};
 }
 
 } // namespace llvmplug
