@@ -33,7 +33,7 @@ EM_CUDA = 190
 
 @pytest.fixture(scope="module", autouse=True)
 def _needs_nvptx():
-    if "NVPTX" not in llvmplug.Plugin().info()["backends"]:
+    if "NVPTX" not in llvmplug.info()["backends"]:
         pytest.skip("this shim was built without NVPTX (LLVMPLUG_TARGETS)")
 
 
