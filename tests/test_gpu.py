@@ -162,3 +162,15 @@ def test_sticky_gpu_options_on_one_private_plugin_and_host_options_on_another():
         plain = llvmplug.compile(LOOP, None, ["-O3"], output="asm")
     assert all(g == gpu_reference and h == host_reference for g, h in outputs)
     assert plain == fresh_process_output(LOOP, None, ["-O3"]) and plain != host_reference
+
+
+@needs_libdevice
+@needs_ptxas
+def test_example_gpu_and_host_runs():
+    import tempfile
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "gpu_and_host.py"
+    result = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=300,
+                            cwd=tempfile.gettempdir())
+    assert result.returncode == 0, result.stderr
+    assert "ptxas made a" in result.stdout and "triangle(100) = 4950" in result.stdout
