@@ -174,3 +174,23 @@ def test_example_gpu_and_host_runs():
                             cwd=tempfile.gettempdir())
     assert result.returncode == 0, result.stderr
     assert "ptxas made a" in result.stdout and "triangle(100) = 4950" in result.stdout
+
+
+@needs_libdevice
+@pytest.mark.parametrize("damage", ["truncated", "flipped"])
+def test_damaged_libdevice_is_a_link_error(damage, libdevice_bc):
+    import random
+
+    if damage == "truncated":
+        bad = libdevice_bc[: len(libdevice_bc) // 2]
+    else:
+        flipped = bytearray(libdevice_bc)
+        chance = random.Random(11)
+        for _ in range(200):
+            flipped[chance.randrange(1000, len(flipped))] ^= 0xFF
+        bad = bytes(flipped)
+    with llvmplug.Plugin(private=True) as plugin:
+        with pytest.raises(llvmplug.LinkError, match="link module 1: invalid bitcode"):
+            plugin.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[bad])
+        assert not plugin.poisoned
+        assert b".target sm_80" in plugin.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[libdevice_bc])
