@@ -177,18 +177,16 @@ def test_example_gpu_and_host_runs():
 
 
 @needs_libdevice
-@pytest.mark.parametrize("damage", ["truncated", "flipped"])
+@pytest.mark.parametrize("damage", ["truncated", "garbage after the magic"])
 def test_damaged_libdevice_is_a_link_error(damage, libdevice_bc):
+    # (Bitcode has no checksum, and it is read lazily: damage inside a function
+    # the kernel never calls goes unseen, as in clang.)
     import random
 
     if damage == "truncated":
         bad = libdevice_bc[: len(libdevice_bc) // 2]
     else:
-        flipped = bytearray(libdevice_bc)
-        chance = random.Random(11)
-        for _ in range(200):
-            flipped[chance.randrange(1000, len(flipped))] ^= 0xFF
-        bad = bytes(flipped)
+        bad = libdevice_bc[:4] + random.Random(11).randbytes(len(libdevice_bc) - 4)
     with llvmplug.Plugin(private=True) as plugin:
         with pytest.raises(llvmplug.LinkError, match="link module 1: invalid bitcode"):
             plugin.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[bad])
