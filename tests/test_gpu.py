@@ -192,3 +192,15 @@ def test_damaged_libdevice_is_a_link_error(damage, libdevice_bc):
             plugin.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[bad])
         assert not plugin.poisoned
         assert b".target sm_80" in plugin.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[libdevice_bc])
+
+
+@needs_libdevice
+@needs_ptxas
+@pytest.mark.parametrize("level", ["-O0", "-O1", "-passes="])
+def test_libdevice_kernel_at_every_level_assembles(level, libdevice_bc, tmp_path):
+    """Unoptimised, libdevice's functions stay as internal .func definitions ptxas must accept."""
+    ptx = llvmplug.compile(KERNEL, flags=["-mcpu=sm_80", level], output="asm", link=[libdevice_bc])
+    if level == "-passes=":
+        assert re.search(rb"^\.func .*__nv_expf\(", ptx, re.M)  # defined here, not .visible, not .extern
+    result = assemble(ptx, "sm_80", tmp_path)
+    assert result.returncode == 0, result.stderr
