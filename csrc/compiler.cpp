@@ -10,6 +10,7 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -215,6 +216,7 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const T
       codegen::getExplicitCodeModel(), request.codegenLevel));
   if (!machine)
     throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + triple.str() + "'");
+  checkInstPrinterOptions(*machine, request.llc);
   return machine;
 }
 
@@ -263,8 +265,17 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
     passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
     CodeGenFileType type =
         output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
-    if (machine.addPassesToEmitFile(passes, os, nullptr, type))
-      throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type");
+    // Until the passes run, MC reports errors (a bad -M option, say) to its
+    // context's handler, which would print them; keep them for the Failure.
+    std::string mcErrors;
+    auto *info = new MachineModuleInfoWrapperPass(&machine);
+    info->getMMI().getContext().setDiagnosticHandler(
+        [&](const SMDiagnostic &error, bool, const SourceMgr &, std::vector<const MDNode *> &) {
+          mcErrors += (mcErrors.empty() ? "" : "; ") + error.getMessage().str();
+        });
+    if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info))
+      throw Failure(LLVMPLUG_ERROR_TARGET,
+                    "the target cannot emit this file type" + (mcErrors.empty() ? "" : " (" + mcErrors + ")"));
     passes.run(module);
   }
   return std::string(buffer.str());

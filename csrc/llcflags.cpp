@@ -6,6 +6,11 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 
@@ -119,6 +124,19 @@ void applyLlcFlags(const LlcFlags &flags, TargetOptions &options) {
     // Some assemblers (GNU as, ptxas) lack `.file directory` before DWARF 5:
     // the target knows its own.
     options.MCOptions.MCUseDwarfDirectory = MCTargetOptions::DefaultDwarfDirectory;
+}
+
+void checkInstPrinterOptions(const TargetMachine &machine, const LlcFlags &flags) {
+  if (flags.instPrinterOptions.empty())
+    return;
+  const MCAsmInfo &asmInfo = machine.getMCAsmInfo();
+  std::unique_ptr<MCInstPrinter> printer(machine.getTarget().createMCInstPrinter(
+      machine.getTargetTriple(), asmInfo.getAssemblerDialect(), asmInfo, *machine.getMCInstrInfo(),
+      machine.getMCRegisterInfo()));
+  for (const std::string &option : flags.instPrinterOptions)
+    if (!printer || !printer->applyTargetSpecificCLOption(option))
+      throw Failure(LLVMPLUG_ERROR_OPTION, "invalid InstPrinter option '" + option + "' (-M) for target '" +
+                                               machine.getTargetTriple().str() + "'");
 }
 
 void applyModuleSettings(TargetMachine &machine, const Module &module) {

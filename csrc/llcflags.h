@@ -44,6 +44,11 @@ bool takeLlcFlag(const std::vector<std::string> &tokens, size_t &i, LlcFlags &fl
 // What llc does with them when it creates its target machine.
 void applyLlcFlags(const LlcFlags &flags, llvm::TargetOptions &options);
 
+// Each -M option must be one the target's instruction printer knows; LLVM
+// would only report it (on stderr) once code generation is set up.
+// Throws Failure(LLVMPLUG_ERROR_OPTION).
+void checkInstPrinterOptions(const llvm::TargetMachine &machine, const LlcFlags &flags);
+
 // What llc does to the target machine once the module is known: the module's
 // own code model unless -code-model was given, and -large-data-threshold.
 void applyModuleSettings(llvm::TargetMachine &machine, const llvm::Module &module);

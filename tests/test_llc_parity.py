@@ -214,3 +214,34 @@ def test_every_backend_equals_refllc(refllc, tmp_path, backend, ir, flags, filet
 def test_backends_without_objects_say_so(flags):
     with pytest.raises(llvmplug.TargetError, match="cannot emit this file type"):
         llvmplug.compile(SCALE, flags=flags, output="obj")
+
+
+DEBUG_MODULE = """\
+source_filename = "dbg.c"
+define i32 @twice(i32 %x) !dbg !7 {
+  %y = shl i32 %x, 1, !dbg !10
+  ret i32 %y, !dbg !10
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3, !4}
+!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "test", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "dbg.c", directory: "/src")
+!3 = !{i32 7, !"Dwarf Version", i32 4}
+!4 = !{i32 2, !"Debug Info Version", i32 3}
+!7 = distinct !DISubprogram(name: "twice", scope: !1, file: !1, line: 1, type: !8, scopeLine: 1, unit: !0)
+!8 = !DISubroutineType(types: !9)
+!9 = !{null}
+!10 = !DILocation(line: 2, column: 3, scope: !7)
+"""
+
+
+@pytest.mark.parametrize("flags", ["", "-dwarf-directory=false", "-split-dwarf-file=dbg.dwo",
+                                   "-disable-simplify-libcalls", "-show-mc-encoding -preserve-as-comments=false",
+                                   "-binutils-version=2.26"])
+@pytest.mark.parametrize("filetype", ["asm", "obj"])
+def test_llc_own_flags_equal_llc(llc, tmp_path, flags, filetype):
+    """llc's own flags (defined in llc.cpp, not LLVM's libraries) give llc's output, debug info included."""
+    expected = reference(llc, DEBUG_MODULE, flags, filetype, tmp_path)
+    assert llvmplug.compile(DEBUG_MODULE, flags=f"-passes= {flags}", output=filetype) == expected
+    if flags == "-dwarf-directory=false" and filetype == "asm":
+        assert b'.file\t1 "/src/dbg.c"' in expected  # the flag did something

@@ -270,3 +270,29 @@ def test_flags_that_cannot_change_the_output_are_accepted():
                             ["-o", "-", "-verify-each", "-compile-twice", "-time-compilations=2", "-x", "ir"],
                             output="asm")
     assert same == plain
+
+
+PRINTF = """\
+@.text = private constant [4 x i8] c"hi\\0A\\00"
+declare i32 @printf(ptr, ...)
+define void @greet() {
+  %r = call i32 (ptr, ...) @printf(ptr @.text)
+  ret void
+}
+"""
+
+
+def test_disable_simplify_libcalls():
+    """llc's flag (also applied to the IR pipeline, as opt's of the same name): no library call is rewritten."""
+    simplified = llvmplug.compile(PRINTF, "x86_64-unknown-linux-gnu", ["-O2"], output="ll")
+    kept = llvmplug.compile(PRINTF, "x86_64-unknown-linux-gnu", ["-O2", "-disable-simplify-libcalls"], output="ll")
+    assert b"@puts" in simplified and b"@printf" not in simplified.split(b"define")[1]
+    assert b"call i32 (ptr, ...) @printf" in kept and b"@puts" not in kept
+
+
+def test_bad_instprinter_option_is_an_option_error_and_prints_nothing(capfd):
+    """llc reports it as an MC error; without a handler LLVM would print it to stderr."""
+    with pytest.raises(llvmplug.OptionError, match="invalid InstPrinter option 'no-aliases' \\(-M\\) for target 'x86_64"):
+        llvmplug.compile(SCALE, "x86_64-unknown-linux-gnu", ["-M", "no-aliases"], output="asm")
+    assert capfd.readouterr().err == ""
+    assert llvmplug.compile(SCALE, "x86_64-unknown-linux-gnu", output="asm")  # still usable
