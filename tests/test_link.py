@@ -179,3 +179,10 @@ def test_cli_link(tmp_path):
                             capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert defined(result.stdout) == {"entry": "", "helper": "internal"}
+
+
+def test_what_the_linker_itself_refuses_is_a_link_error():
+    """Module flags that must agree (wchar_size) and do not: the linker's own error, typed."""
+    flag = '!llvm.module.flags = !{{!0}}\n!0 = !{{i32 1, !"wchar_size", i32 {}}}\n'
+    with pytest.raises(llvmplug.LinkError, match="link module 1: the linker refused it: .*wchar_size"):
+        llvmplug.compile(MAIN + flag.format(4), link=[LIBRARY + flag.format(2)])
