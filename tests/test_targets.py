@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import shlex
+from pathlib import Path
 import subprocess
 import sys
 
@@ -296,3 +297,36 @@ def test_bad_instprinter_option_is_an_option_error_and_prints_nothing(capfd):
         llvmplug.compile(SCALE, "x86_64-unknown-linux-gnu", ["-M", "no-aliases"], output="asm")
     assert capfd.readouterr().err == ""
     assert llvmplug.compile(SCALE, "x86_64-unknown-linux-gnu", output="asm")  # still usable
+
+
+# -- the build setting ----------------------------------------------------------------
+
+@pytest.mark.slow  # builds the shim (about a minute)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="builds with the Linux toolchain")
+def test_llvmplug_targets_chooses_the_backends(tmp_path):
+    import shutil
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        import mlc_llvm_static
+    except ImportError:
+        pytest.fail("the build setting is tested against mlc-llvm-static[all] (in the test extra)")
+    if shutil.which("cmake") is None:
+        pytest.skip("needs cmake")
+    sdk = Path(mlc_llvm_static.get_prefix())
+    base = ["cmake", "-S", str(root), f"-DLLVM_DIR={sdk / 'lib' / 'cmake' / 'llvm'}", f"-DCMAKE_PREFIX_PATH={sdk}",
+            "-DCMAKE_BUILD_TYPE=Release"]
+    refused = subprocess.run(base + ["-B", str(tmp_path / "bad"), "-DLLVMPLUG_TARGETS=X86;Z80"],
+                             capture_output=True, text=True)
+    assert refused.returncode != 0 and "'Z80' is not a backend of this LLVM" in refused.stderr
+
+    build = tmp_path / "two"
+    for command in (base + ["-B", str(build), "-DLLVMPLUG_TARGETS=X86,NVPTX"], ["cmake", "--build", str(build)]):
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    library = next(build.glob("libllvmplug.so"))
+    with llvmplug.Plugin(path=library, private=True) as two:
+        assert two.info()["backends"] == ["X86", "NVPTX"]
+        assert b".target sm_80" in two.compile(SCALE, flags=["-march=nvptx64", "-mcpu=sm_80"], output="asm")
+        with pytest.raises(llvmplug.TargetError, match="aarch64"):
+            two.compile(SCALE, "aarch64-unknown-linux-gnu")
