@@ -93,34 +93,39 @@ void checkConflicts(const Module &input, size_t index, StringSet<> &defined) {
 
 // The linker reports its errors as diagnostics; the compile's own handler
 // would turn them into a codegen error thrown through the linker's frames.
-// This one records them for a LINK failure once the linker has returned.
+// While linking, errors are recorded here for a LINK failure once the linker
+// has returned; warnings still reach the compile's handler (and the caller).
 struct LinkDiagnostics : DiagnosticHandler {
   std::string errors;
+  DiagnosticHandler *compile = nullptr;
   bool handleDiagnostics(const DiagnosticInfo &info) override {
-    if (info.getSeverity() == DS_Error) {
-      raw_string_ostream os(errors);
-      DiagnosticPrinterRawOStream printer(os);
-      if (!errors.empty())
-        os << "; ";
-      info.print(printer);
-    }
+    if (info.getSeverity() != DS_Error)
+      return compile && compile->handleDiagnostics(info);
+    raw_string_ostream os(errors);
+    DiagnosticPrinterRawOStream printer(os);
+    if (!errors.empty())
+      os << "; ";
+    info.print(printer);
     return true;
   }
 };
 
 class SwapDiagnostics {
 public:
-  SwapDiagnostics(LLVMContext &context, std::unique_ptr<LinkDiagnostics> handler)
-      : context(context), mine(*handler), saved(context.getDiagnosticHandler()) {
+  explicit SwapDiagnostics(LLVMContext &context)
+      : context(context), saved(context.getDiagnosticHandler()) {
+    auto handler = std::make_unique<LinkDiagnostics>();
+    handler->compile = saved.get();
+    mine = handler.get();
     context.setDiagnosticHandler(std::move(handler));
   }
   ~SwapDiagnostics() { context.setDiagnosticHandler(std::move(saved), /*RespectFilters=*/true); }
-  LinkDiagnostics &diagnostics() { return mine; }
+  const std::string &errors() const { return mine->errors; }
 
 private:
   LLVMContext &context;
-  LinkDiagnostics &mine;
   std::unique_ptr<DiagnosticHandler> saved;
+  LinkDiagnostics *mine = nullptr;
 };
 
 } // namespace
@@ -141,7 +146,7 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
     checkConflicts(*inputs.back(), i, defined);
   }
 
-  SwapDiagnostics swap(context, std::make_unique<LinkDiagnostics>());
+  SwapDiagnostics swap(context);
   Linker linker(module);
   for (size_t i = 0; i < inputs.size(); ++i) {
     bool failed = linker.linkInModule(
@@ -151,8 +156,8 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
             return !value.hasName() || !fromInput.count(value.getName());
           });
         });
-    if (failed || !swap.diagnostics().errors.empty())
-      fail(i, "the linker refused it: " + swap.diagnostics().errors);
+    if (failed || !swap.errors().empty())
+      fail(i, "the linker refused it: " + swap.errors());
   }
   std::string problems;
   raw_string_ostream os(problems);

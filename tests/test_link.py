@@ -186,3 +186,11 @@ def test_what_the_linker_itself_refuses_is_a_link_error():
     flag = '!llvm.module.flags = !{{!0}}\n!0 = !{{i32 1, !"wchar_size", i32 {}}}\n'
     with pytest.raises(llvmplug.LinkError, match="link module 1: the linker refused it: .*wchar_size"):
         llvmplug.compile(MAIN + flag.format(4), link=[LIBRARY + flag.format(2)])
+
+
+def test_linker_warnings_reach_the_caller():
+    """A module flag whose behaviour is Warning (2) and differs: LLVM's warning, as a LLVMPlugWarning."""
+    flag = '!llvm.module.flags = !{{!0}}\n!0 = !{{i32 2, !"probe", i32 {}}}\n'
+    with pytest.warns(llvmplug.LLVMPlugWarning, match="linking module flags 'probe'"):
+        obj = llvmplug.compile(MAIN + flag.format(4), link=[LIBRARY + flag.format(2)])
+    assert obj[:4] == b"\x7fELF"
