@@ -204,3 +204,45 @@ def test_libdevice_kernel_at_every_level_assembles(level, libdevice_bc, tmp_path
         assert re.search(rb"^\.func .*__nv_expf\(", ptx, re.M) and b".extern" not in ptx and b".visible .func" not in ptx
     result = assemble(ptx, "sm_80", tmp_path)
     assert result.returncode == 0, result.stderr
+
+
+_DAMAGE = r"""
+import collections, json, random, sys
+sys.path.insert(0, sys.argv[1])
+from gpu_support import KERNEL, libdevice
+import llvmplug
+original = libdevice().read_bytes()
+chance = random.Random(2026)
+seen = collections.Counter()
+plugin = llvmplug.Plugin(private=True)
+for _ in range(int(sys.argv[2])):
+    data = bytearray(original)
+    kind = chance.randrange(3)
+    if kind == 0:
+        for _ in range(chance.randrange(1, 8)):
+            data[chance.randrange(len(data))] = chance.randrange(256)
+    elif kind == 1:
+        data = data[: chance.randrange(4, len(data))]
+    else:
+        at = chance.randrange(len(data))
+        data[at:at + 64] = chance.randbytes(64)
+    try:
+        plugin.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[bytes(data)])
+        seen["ok"] += 1
+    except llvmplug.LLVMPlugError as error:
+        seen[type(error).__name__] += 1
+print(json.dumps(seen))
+"""
+
+
+@needs_libdevice
+def test_randomly_damaged_libdevice_never_crashes():
+    """200 damaged copies (bytes overwritten, truncated, spliced): each compiles or is a typed error."""
+    import json
+    import tempfile
+
+    result = subprocess.run([sys.executable, "-c", _DAMAGE, str(Path(__file__).resolve().parent), "200"],
+                            capture_output=True, text=True, timeout=600, cwd=tempfile.gettempdir())
+    assert result.returncode == 0, result.stderr[-3000:]
+    seen = json.loads(result.stdout)
+    assert seen.get("LinkError", 0) > 0 and sum(seen.values()) == 200
