@@ -330,3 +330,17 @@ def test_llvmplug_targets_chooses_the_backends(tmp_path):
         assert b".target sm_80" in two.compile(SCALE, flags=["-march=nvptx64", "-mcpu=sm_80"], output="asm")
         with pytest.raises(llvmplug.TargetError, match="aarch64"):
             two.compile(SCALE, "aarch64-unknown-linux-gnu")
+
+
+@needs("AArch64")
+def test_march_overrides_the_arch_of_the_target_argument_and_works_sticky():
+    """As llc: -mtriple (or the target argument) gives the triple, -march then replaces its arch."""
+    obj = elf(llvmplug.compile(SCALE, "x86_64-unknown-linux-gnu", ["-march=aarch64"]))
+    assert obj["e_machine"] == "EM_AARCH64"
+    ir = llvmplug.compile(SCALE, "x86_64-unknown-linux-gnu", ["-march=aarch64", "-passes="], output="ll")
+    assert b'target triple = "aarch64-unknown-linux-gnu"' in ir
+    with llvmplug.Plugin(private=True) as plugin:
+        plugin.set_options(["-march=aarch64"])
+        assert elf(plugin.compile(SCALE))["e_machine"] == "EM_AARCH64"
+        plugin.clear_options()
+        assert elf(plugin.compile(SCALE))["e_machine"] == "EM_X86_64"
