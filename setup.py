@@ -6,6 +6,10 @@ extension: it is tagged py3-none-<platform> and serves every Python 3.
 LLVM comes from the mlc-llvm-static build requirement, or from the LLVM
 CMake directory named by LLVMPLUG_LLVM_DIR (its prefix is taken as the
 directory three levels up, e.g. <prefix>/lib/cmake/llvm).
+LLVMPLUG_TARGETS chooses the backends: "all" (the default: every backend of
+the SDK, mlc-llvm-static-extra-targets included), "host", or a list such as
+"X86;NVPTX;AMDGPU". What each costs (size, load time, memory) is measured in
+docs/targets.md.
 Other knobs: LLVMPLUG_BUILD_DIR (CMake build tree, default build/shim),
 LLVMPLUG_CMAKE_ARGS (extra CMake arguments), LLVMPLUG_BUILD_JOBS.
 """
@@ -66,6 +70,7 @@ def build_shim(destination: Path) -> None:
         "cmake", "-S", str(ROOT), "-B", str(build_dir),
         f"-DLLVM_DIR={llvm_dir}", f"-DCMAKE_PREFIX_PATH={prefix}",
         "-DCMAKE_BUILD_TYPE=Release",
+        f"-DLLVMPLUG_TARGETS={os.environ.get('LLVMPLUG_TARGETS', 'all')}",
     ]
     # Not on Windows: the default Visual Studio generator finds MSVC by itself,
     # while Ninja takes whichever compiler is on PATH (CI images put MinGW's gcc

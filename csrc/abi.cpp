@@ -9,6 +9,7 @@
 #include "info.h"
 #include "options.h"
 #include "runtime.h"
+#include "targets.h"
 
 #include <exception>
 #include <new>
@@ -82,24 +83,24 @@ llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_c
       if (modules[i].size == 0)
         throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module " + std::to_string(i) + " is empty (size 0)");
     }
-    // TODO(issue 11): link modules[1..]; TODO(issue 13): parts > 1.
-    if (module_count > 1)
-      throw Failure(LLVMPLUG_ERROR_LINK, "linking modules is not implemented yet");
+    // TODO(issue 13): parts > 1.
     if (parts > 1)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "split code generation is not implemented yet");
+    std::vector<llvm::StringRef> links;
+    for (size_t i = 1; i < module_count; ++i)
+      links.emplace_back(static_cast<const char *>(modules[i].data), modules[i].size);
     Compiled compiled = compileModule(
         runtime(), llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
-        text(target), text(flags));
+        text(target), text(flags), links);
     result.parts.push_back(std::move(compiled.data));
     result.message = std::move(compiled.warnings);
   });
 }
 
 llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) {
-  return guarded(out, [&](llvmplug_result &) {
+  return guarded(out, [&](llvmplug_result &result) {
     runtime();
-    (void)triple; // TODO(issue 11)
-    throw Failure(LLVMPLUG_ERROR_INTERNAL, "llvmplug_target_info is not implemented yet");
+    result.parts.push_back(describeTarget(text(triple)));
   });
 }
 

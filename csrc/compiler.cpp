@@ -1,13 +1,17 @@
 #include "compiler.h"
 
 #include "failure.h"
+#include "link.h"
+#include "llcflags.h"
 #include "options.h"
+#include "targets.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/CodeGen/CommandFlags.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -48,6 +52,7 @@ struct Request {
   Output output = Output::Object;
   std::string triple;
   bool asmVerbose = true; // llc's default: comments in assembly output
+  LlcFlags llc;           // llc's other output flags (llcflags.h)
   std::vector<std::string> llvmFlags;
 };
 
@@ -119,6 +124,7 @@ Request parseRequest(StringRef target, StringRef flags) {
         throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + value +
                                                  " conflicts with target '" + request.triple + "'");
       request.triple = value;
+    } else if (takeLlcFlag(tokens, i, request.llc)) {
     } else {
       request.llvmFlags.push_back(tokens[i]);
     }
@@ -180,14 +186,8 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context) {
   return module;
 }
 
-std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
+std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
-  std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  "unknown target triple '" + triple.str() + "': " + error);
-
   // LLVM only warns on stderr about an unknown CPU or feature and then
   // ignores it; a compile for the wrong CPU is a silent wrong result, so
   // check both against the target's tables first.
@@ -209,12 +209,14 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
   }
 
   TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
+  applyLlcFlags(request.llc, options);
   options.MCOptions.AsmVerbose = request.asmVerbose;
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
       codegen::getExplicitCodeModel(), request.codegenLevel));
   if (!machine)
     throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + triple.str() + "'");
+  checkInstPrinterOptions(*machine, request.llc);
   return machine;
 }
 
@@ -227,6 +229,7 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   ModuleAnalysisManager modules;
   PassBuilder builder(&machine);
   TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+  applyLibraryFlags(request.llc, libraryInfo);
   functions.registerPass([&] { return TargetLibraryAnalysis(libraryInfo); });
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgsccs);
@@ -247,7 +250,8 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   pipeline.run(module, modules);
 }
 
-std::string emit(Module &module, TargetMachine &machine, Output output) {
+std::string emit(Module &module, TargetMachine &machine, const Request &request) {
+  Output output = request.output;
   SmallString<0> buffer;
   raw_svector_ostream os(buffer);
   if (output == Output::Bitcode) {
@@ -257,11 +261,21 @@ std::string emit(Module &module, TargetMachine &machine, Output output) {
   } else {
     legacy::PassManager passes;
     TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+    applyLibraryFlags(request.llc, libraryInfo);
     passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
     CodeGenFileType type =
         output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
-    if (machine.addPassesToEmitFile(passes, os, nullptr, type))
-      throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type");
+    // Until the passes run, MC reports errors (a bad -M option, say) to its
+    // context's handler, which would print them; keep them for the Failure.
+    std::string mcErrors;
+    auto *info = new MachineModuleInfoWrapperPass(&machine);
+    info->getMMI().getContext().setDiagnosticHandler(
+        [&](const SMDiagnostic &error, bool, const SourceMgr &, std::vector<const MDNode *> &) {
+          mcErrors += (mcErrors.empty() ? "" : "; ") + error.getMessage().str();
+        });
+    if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info))
+      throw Failure(LLVMPLUG_ERROR_TARGET,
+                    "the target cannot emit this file type" + (mcErrors.empty() ? "" : " (" + mcErrors + ")"));
     passes.run(module);
   }
   return std::string(buffer.str());
@@ -270,7 +284,7 @@ std::string emit(Module &module, TargetMachine &machine, Output output) {
 } // namespace
 
 Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
-                       StringRef flags) {
+                       StringRef flags, ArrayRef<StringRef> links) {
   Request request = parseRequest(target, flags);
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
@@ -289,17 +303,20 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   if (verifyModule(*module, &problemStream))
     throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
 
-  Triple triple(Triple::normalize(!request.triple.empty()          ? request.triple
-                                  : !module->getTargetTriple().empty() ? module->getTargetTriple().str()
-                                                                       : sys::getDefaultTargetTriple()));
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, request);
+  TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
+  const Triple &triple = choice.triple;
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, choice.target, request);
+  applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
+  // Before optimisation, so that what is linked in is optimised with the
+  // module (and what it does not reference is never compiled).
+  linkModules(*module, links, context);
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
   optimise(*module, *machine, request);
-  return Compiled{emit(*module, *machine, request.output), std::move(diagnostics.warnings)};
+  return Compiled{emit(*module, *machine, request), std::move(diagnostics.warnings)};
 }
 
 } // namespace llvmplug

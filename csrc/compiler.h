@@ -2,6 +2,7 @@
 #ifndef LLVMPLUG_COMPILER_H
 #define LLVMPLUG_COMPILER_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -15,10 +16,12 @@ struct Compiled {
   std::string warnings; // warning diagnostics and remarks, if any
 };
 
-// See llvmplug_compile in llvmplug.h for the meaning of the arguments.
-// Throws Failure. Per-call options are restored before it returns.
+// See llvmplug_compile in llvmplug.h for the meaning of the arguments;
+// links are modules[1..] (see link.h). Throws Failure. Per-call options are
+// restored before it returns.
 Compiled compileModule(const OptionRegistry &options, llvm::StringRef module,
-                       llvm::StringRef target, llvm::StringRef flags);
+                       llvm::StringRef target, llvm::StringRef flags,
+                       llvm::ArrayRef<llvm::StringRef> links = {});
 
 } // namespace llvmplug
 

@@ -1,6 +1,7 @@
 #include "info.h"
 
 #include "llvmplug.h"
+#include "targets.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
@@ -32,7 +33,9 @@ std::string describeLibrary() {
                     {"process_triple", sys::getProcessTriple()},
                     {"host_cpu", sys::getHostCPUName()},
                     {"host_features", json::Array(features)},
-                    {"targets", std::move(targets)}};
+                    {"targets", std::move(targets)},
+                    // The backends linked in (LLVMPLUG_TARGETS at build time).
+                    {"backends", json::Array(linkedTargets())}};
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(info));

@@ -2,10 +2,10 @@
 
 #include "failure.h"
 #include "options.h"
+#include "targets.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/ManagedStatic.h"
-#include "llvm/Support/TargetSelect.h"
 
 #if defined(__GLIBCXX__)
 namespace __gnu_cxx {
@@ -49,9 +49,7 @@ OptionRegistry &runtime() {
   if (CurrentState == State::ShutDown)
     throw Failure(LLVMPLUG_ERROR_SHUTDOWN, "llvmplug_shutdown was called; load the library again");
   if (CurrentState == State::Fresh) {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
+    initializeTargets(); // every backend linked in (LLVMPLUG_TARGETS)
     llvm::install_fatal_error_handler(onFatalError, nullptr);
     llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
     Registry = new OptionRegistry();

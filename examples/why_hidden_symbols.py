@@ -171,7 +171,9 @@ def build_exported_shim(build_dir: Path, sdk: Path) -> Path:
         raise SystemExit(f"building needs llvmplug's source tree; {SOURCE_TREE} is not one")
     configure = ["cmake", "-S", str(SOURCE_TREE), "-B", str(build_dir),
                  f"-DLLVM_DIR={sdk / 'lib' / 'cmake' / 'llvm'}", f"-DCMAKE_PREFIX_PATH={sdk}",
-                 "-DCMAKE_BUILD_TYPE=Release", "-DLLVMPLUG_EXPORT_LLVM_SYMBOLS=ON"]
+                 "-DCMAKE_BUILD_TYPE=Release", "-DLLVMPLUG_EXPORT_LLVM_SYMBOLS=ON",
+                 # The host's backend is all the scenarios use (and needs no extra-targets wheel).
+                 "-DLLVMPLUG_TARGETS=host"]
     if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
         configure += ["-G", "Ninja"]
     for command in (configure, ["cmake", "--build", str(build_dir), "--parallel", str(os.cpu_count() or 2)]):

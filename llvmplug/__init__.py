@@ -12,6 +12,7 @@ independent LLVMs side by side.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import (
@@ -90,10 +91,11 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     flags: Flags = (),
     *,
     output: str = "obj",
+    link: Sequence[Module] = (),  # targets-branch hook
     cache: Any = _PLUGIN_CACHE,  # cache-branch hook
 ) -> bytes:
     """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`."""
-    return default_plugin().compile(module, target, flags, output=output, cache=cache)
+    return default_plugin().compile(module, target, flags, output=output, link=link, cache=cache)
 
 
 def info() -> dict[str, Any]:

@@ -34,7 +34,7 @@ examples:
 
 # Our own options; every other argument is an LLVM flag. argparse cannot be
 # left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
-_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit")
+_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--link")  # targets-branch hook: --link
 
 
 def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -77,9 +77,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     compile_.add_argument("--target", metavar="TRIPLE", help="target triple (default: the module's, else the host's)")
     compile_.add_argument("--emit", choices=OUTPUTS, default="obj", help="what to produce (default: obj)")
+    # targets-branch hook
+    compile_.add_argument("--link", metavar="FILE", action="append", default=[],
+                          help="IR or bitcode to link in before optimisation (only what IN references); repeatable")
 
     info = commands.add_parser("info", help="show LLVM version, host and targets")
     info.add_argument("--json", action="store_true", help="print the raw JSON")
+    info.add_argument("--target", metavar="TRIPLE", help="describe this target: its CPUs and features")  # targets-branch hook
 
     options = commands.add_parser("options", help="list LLVM options with their values")
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
@@ -104,7 +108,8 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     if output is None:
         output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
     with Plugin() as plugin:
-        data = plugin.compile(module, args.target, llvm_flags, output=args.emit)
+        link = [Path(name).read_bytes() for name in args.link]  # targets-branch hook
+        data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
     if output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
@@ -114,6 +119,18 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
+    if args.target is not None:  # targets-branch hook
+        with Plugin() as plugin:
+            target = plugin.target_info(args.target)
+        if args.json:
+            print(json.dumps(target, indent=2))
+            return 0
+        print(f"triple:   {target['triple']} ({target['target']}: {target['description']})")
+        print(f"CPUs:     {' '.join(target['cpus'])}")
+        print("features:")
+        for feature in target["features"]:
+            print(f"  {feature['name']:<28} {feature['description']}")
+        return 0
     with Plugin() as plugin:
         info = plugin.info()
     if args.json:

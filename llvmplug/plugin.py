@@ -295,6 +295,7 @@ class Plugin:
         *,
         output: str = "obj",
         timeout: float | None = None,
+        link: Sequence[Module] = (),  # targets-branch hook
         cache: Any = _cache.PLUGIN_CACHE,
     ) -> bytes:
         """Compile LLVM IR (text or bitcode) and return the output bytes.
@@ -328,6 +329,12 @@ class Plugin:
                 "process cannot be interrupted"
             )
         data = _module_bytes(module)
+        # targets-branch hook: modules linked in before optimisation (modules[1..]).
+        if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
+            raise errors.ArgumentTypeError(
+                f"link must be a sequence of modules, not {type(link).__name__}"
+            )
+        linked = [_module_bytes(extra) for extra in link]
         triple = b"" if target is None else _text(target, "target").encode()
         if output not in OUTPUTS:
             raise errors.ArgumentError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
@@ -335,19 +342,26 @@ class Plugin:
         chosen = self._cache if cache is _cache.PLUGIN_CACHE else _cache.check_cache(cache)  # cache-branch hook
 
         def run() -> bytes:
-            array, keep = _abi.buffers([data])
+            array, keep = _abi.buffers([data, *linked])  # targets-branch hook
             with self._calling() as lib:
                 result, message = _abi.call(lib, "llvmplug_compile", array, len(keep), triple, line, 0)
             if message:
                 warnings.warn(message, errors.LLVMPlugWarning, stacklevel=4)
             return result
 
-        return _cache.cached(chosen, self, run, data, target, flags, output)  # cache-branch hook
+        return _cache.cached(chosen, self, run, data, target, flags, output, linked)  # cache-branch hook
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, host triple/CPU/features and targets."""
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_info")
+        return json.loads(data)
+
+    def target_info(self, triple: str | None = None) -> dict[str, Any]:  # targets-branch hook
+        """One target's normalised triple, backend, CPUs and features (None: the host's)."""
+        name = b"" if triple is None else _text(triple, "triple").encode()
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_target_info", name)
         return json.loads(data)
 
     def set_options(self, flags: Flags) -> None:

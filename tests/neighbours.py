@@ -173,6 +173,98 @@ def torch_run() -> dict[str, Any]:
     return {"matmul_ok": product == expected, "softmax_sum": round(softmax, 6), "version": torch.__version__}
 
 
+# -- libNVVM: NVIDIA's LLVM, from the nvidia-nvvm wheel ---------------------------------
+
+# The kernel in libNVVM's dialect (NVVM IR 2.0, LLVM 7: typed pointers, annotations)
+# and in LLVM 23's, both calling libdevice's expf.
+NVVM_KERNEL = """\
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare float @__nv_expf(float)
+define void @kernel(float addrspace(1)* %out) {
+  %x = load float, float addrspace(1)* %out
+  %e = call float @__nv_expf(float %x)
+  store float %e, float addrspace(1)* %out
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{void (float addrspace(1)*)* @kernel, !"kernel", i32 1}
+!nvvmir.version = !{!1}
+!1 = !{i32 2, i32 0}
+"""
+PLUG_KERNEL = """\
+target triple = "nvptx64-nvidia-cuda"
+declare float @__nv_expf(float)
+define ptx_kernel void @kernel(ptr addrspace(1) %out) {
+  %x = load float, ptr addrspace(1) %out
+  %e = call float @__nv_expf(float %x)
+  store float %e, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def nvidia_file(pattern: str) -> str:
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("nvidia")
+    for root in spec.submodule_search_locations if spec else []:
+        for match in sorted(Path(root).glob(pattern), reverse=True):
+            return str(match)
+    raise RuntimeError(f"{pattern}: nvidia-nvvm is not installed")
+
+
+def libdevice() -> bytes:
+    with open(nvidia_file("*/nvvm/libdevice/libdevice.10.bc"), "rb") as file:
+        return file.read()
+
+
+class LibNVVM:
+    """libnvvm.so (its own LLVM inside) driven through its C API."""
+
+    def __init__(self) -> None:
+        self.lib = lib = ctypes.CDLL(nvidia_file("*/lib/libnvvm.so.*"))
+        p, c, size = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
+        for name, args in [("nvvmCreateProgram", [ctypes.POINTER(p)]),
+                           ("nvvmAddModuleToProgram", [p, c, size, c]),
+                           ("nvvmLazyAddModuleToProgram", [p, c, size, c]),
+                           ("nvvmCompileProgram", [p, ctypes.c_int, ctypes.POINTER(c)]),
+                           ("nvvmGetCompiledResultSize", [p, ctypes.POINTER(size)]),
+                           ("nvvmGetCompiledResult", [p, c]),
+                           ("nvvmDestroyProgram", [ctypes.POINTER(p)])]:
+            getattr(lib, name).argtypes, getattr(lib, name).restype = args, ctypes.c_int
+
+    def compile(self, *options: str) -> str:
+        lib, program = self.lib, ctypes.c_void_p()
+        assert lib.nvvmCreateProgram(ctypes.byref(program)) == 0
+        kernel, device = NVVM_KERNEL.encode(), libdevice()
+        assert lib.nvvmAddModuleToProgram(program, kernel, len(kernel), b"kernel") == 0
+        assert lib.nvvmLazyAddModuleToProgram(program, device, len(device), b"libdevice") == 0
+        argv = (ctypes.c_char_p * len(options))(*(o.encode() for o in options))
+        if lib.nvvmCompileProgram(program, len(options), argv):
+            raise RuntimeError("libNVVM could not compile the kernel")
+        length = ctypes.c_size_t()
+        lib.nvvmGetCompiledResultSize(program, ctypes.byref(length))
+        ptx = ctypes.create_string_buffer(length.value)
+        lib.nvvmGetCompiledResult(program, ptx)
+        lib.nvvmDestroyProgram(ctypes.byref(program))
+        return ptx.value.decode()
+
+
+def plug_gpu(plugin: Any = None) -> dict[str, Any]:
+    """llvmplug's PTX for the kernel with libdevice, at two sm_ and with a per-call option (flush denormals in libdevice)."""
+    import llvmplug
+
+    compile_ = plugin.compile if plugin is not None else llvmplug.compile
+    device = libdevice()
+    return {
+        f"ptx_{arch}": compile_(PLUG_KERNEL, flags=["-O3", f"-mcpu={arch}"], output="asm", link=[device]).decode()
+        for arch in ("sm_80", "sm_90")
+    } | {"ptx_fast_math": compile_(PLUG_KERNEL, flags=["-O3", "-mcpu=sm_80", "-nvvm-reflect-add=__CUDA_FTZ=1"],
+                                   output="asm", link=[device]).decode()}
+
+
 # -- scenarios ---------------------------------------------------------------------
 
 def scenario_clean() -> dict[str, Any]:
@@ -285,7 +377,37 @@ def scenario_everything(path: str) -> dict[str, Any]:
     return result
 
 
+def scenario_nvvm_clean() -> dict[str, Any]:
+    """libNVVM alone: its reference PTX."""
+    return {"nvvm_ptx": LibNVVM().compile("-arch=compute_80", "-opt=3")}
+
+
+def scenario_plug_gpu_clean() -> dict[str, Any]:
+    """llvmplug alone, host and GPU: the reference outputs."""
+    return {"plug": plug(), "gpu": plug_gpu()}
+
+
+def scenario_nvvm(order: str) -> dict[str, Any]:
+    """libNVVM and llvmplug compile the same kernel (and llvmplug host code) in one process."""
+    if order == "nvvm-first":
+        nvvm = LibNVVM()
+        first = nvvm.compile("-arch=compute_80", "-opt=3")
+        outputs, gpu = plug(), plug_gpu()
+    else:
+        outputs, gpu = plug(), plug_gpu()
+        nvvm = LibNVVM()
+        first = nvvm.compile("-arch=compute_80", "-opt=3")
+    return {"nvvm_first": first, "plug": outputs, "gpu": gpu, "gpu_again": plug_gpu(),
+            "nvvm_again": nvvm.compile("-arch=compute_80", "-opt=3"),
+            # libNVVM's options are per program: a fast-math compile between ours.
+            "nvvm_fast": nvvm.compile("-arch=compute_80", "-opt=3", "-ftz=1", "-prec-div=0"),
+            "gpu_after_fast": plug_gpu()}
+
+
 SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
+    "nvvm-clean": scenario_nvvm_clean,
+    "plug-gpu-clean": scenario_plug_gpu_clean,
+    "nvvm": scenario_nvvm,
     "clean": scenario_clean,
     "system-clean": scenario_system_clean,
     "system-options": scenario_system_options,

@@ -1,0 +1,93 @@
+#include "targets.h"
+
+#include "failure.h"
+
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <memory>
+
+using namespace llvm;
+
+// Each backend's registration entry points (what llvm/Support/TargetSelect.h
+// declares from llvm/Config/*.def; that list follows the SDK's profile, this
+// one follows LLVMPLUG_TARGETS).
+#define LLVMPLUG_TARGET(T)                                                     \
+  extern "C" void LLVMInitialize##T##TargetInfo();                             \
+  extern "C" void LLVMInitialize##T##TargetMC();                               \
+  extern "C" void LLVMInitialize##T##Target();                                 \
+  extern "C" void LLVMInitialize##T##AsmPrinter();
+#define LLVMPLUG_ASM_PARSER(T) extern "C" void LLVMInitialize##T##AsmParser();
+#include "llvmplug_targets.def"
+#undef LLVMPLUG_TARGET
+#undef LLVMPLUG_ASM_PARSER
+
+namespace llvmplug {
+
+void initializeTargets() {
+#define LLVMPLUG_TARGET(T)                                                     \
+  LLVMInitialize##T##TargetInfo();                                             \
+  LLVMInitialize##T##TargetMC();                                               \
+  LLVMInitialize##T##Target();                                                 \
+  LLVMInitialize##T##AsmPrinter();
+#define LLVMPLUG_ASM_PARSER(T) LLVMInitialize##T##AsmParser();
+#include "llvmplug_targets.def"
+#undef LLVMPLUG_TARGET
+#undef LLVMPLUG_ASM_PARSER
+}
+
+std::vector<std::string> linkedTargets() {
+  return {
+#define LLVMPLUG_TARGET(T) #T,
+#define LLVMPLUG_ASM_PARSER(T)
+#include "llvmplug_targets.def"
+#undef LLVMPLUG_TARGET
+#undef LLVMPLUG_ASM_PARSER
+  };
+}
+
+TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef march) {
+  Triple triple(Triple::normalize(!requested.empty()      ? requested
+                                  : !moduleTriple.empty() ? moduleTriple
+                                                          : StringRef(sys::getDefaultTargetTriple())));
+  std::string error;
+  // With an arch name, lookupTarget finds the backend by name and sets the
+  // triple's arch (-march=nvptx64 turns x86_64-unknown-linux-gnu into
+  // nvptx64-unknown-linux-gnu, as in llc).
+  const Target *target = TargetRegistry::lookupTarget(march, triple, error);
+  if (!target) {
+    if (!march.empty())
+      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown -march '" + march.str() + "': " + error);
+    throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
+  }
+  return {triple, target};
+}
+
+std::string describeTarget(StringRef requested) {
+  TargetChoice choice = chooseTarget(requested, "", "");
+  std::unique_ptr<MCSubtargetInfo> info(
+      choice.target->createMCSubtargetInfo(choice.triple, "", ""));
+  if (!info)
+    throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + choice.triple.str() + "'");
+  json::Array cpus;
+  for (const SubtargetSubTypeKV &cpu : info->getAllProcessorDescriptions())
+    cpus.push_back(cpu.key());
+  json::Array features;
+  for (const SubtargetFeatureKV &feature : info->getAllProcessorFeatures())
+    features.push_back(json::Object{{"name", feature.key()}, {"description", feature.desc()}});
+  json::Object result{{"triple", choice.triple.str()},
+                      {"target", choice.target->getName()},
+                      {"description", choice.target->getShortDescription()},
+                      {"cpus", std::move(cpus)},
+                      {"features", std::move(features)}};
+  std::string text;
+  raw_string_ostream os(text);
+  os << json::Value(std::move(result));
+  return text;
+}
+
+} // namespace llvmplug

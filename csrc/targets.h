@@ -1,0 +1,47 @@
+// targets.h: the backends this copy carries, and llc's way of picking one.
+//
+// The set is fixed at build time (LLVMPLUG_TARGETS in CMake, default all):
+// cmake/LLVMPlugLLVM.cmake links their libraries and generates the list
+// that initializeTargets() registers.
+#ifndef LLVMPLUG_TARGETS_H
+#define LLVMPLUG_TARGETS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Target;
+}
+
+namespace llvmplug {
+
+// Register every linked backend with LLVM's TargetRegistry: target info, MC
+// layer, code generator, assembly printer and, where the backend has one,
+// its assembly parser (inline assembly). Call once, with the runtime lock.
+void initializeTargets();
+
+// The names of the linked backends, as in LLVMPLUG_TARGETS ("X86", "NVPTX").
+std::vector<std::string> linkedTargets();
+
+struct TargetChoice {
+  llvm::Triple triple;
+  const llvm::Target *target;
+};
+
+// Choose the target as llc does: the requested triple (the call's target or
+// -mtriple), else the module's, else the host's; then -march, if given,
+// picks the backend by name and overrides the triple's architecture (so a
+// module without a triple and -march=nvptx64 compiles for NVPTX). Throws
+// Failure(LLVMPLUG_ERROR_TARGET) for an unknown triple or -march.
+TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTriple,
+                          llvm::StringRef march);
+
+// llvmplug_target_info's JSON for one triple ("" means the host's).
+std::string describeTarget(llvm::StringRef triple);
+
+} // namespace llvmplug
+
+#endif

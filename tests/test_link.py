@@ -1,0 +1,196 @@
+"""compile(..., link=[...]): modules linked in before optimisation.
+
+Only what the module references is linked, and what was linked in is
+internalised (what NVIDIA's and AMD's toolchains do with their device
+libraries). Bad link inputs are LinkErrors naming the input and the problem.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import subprocess
+import sys
+
+import pytest
+
+import llvmplug
+
+MAIN = """\
+declare i32 @helper(i32)
+
+define i32 @entry(i32 %x) {
+  %y = call i32 @helper(i32 %x)
+  %z = add i32 %y, 1
+  ret i32 %z
+}
+"""
+
+LIBRARY = """\
+define i32 @helper(i32 %x) {
+  %y = mul i32 %x, 3
+  ret i32 %y
+}
+
+define i32 @unused(i32 %x) {
+  ret i32 %x
+}
+
+@table = global [4 x i32] [i32 1, i32 2, i32 3, i32 4]
+"""
+
+
+def defined(ir: bytes) -> dict[str, str]:
+    """Function name -> its linkage word ('' when external) in IR text."""
+    text = ir.decode()
+    return {m.group(2): m.group(1).strip() for m in re.finditer(r"^define ((?:internal |private )?)[^@]*@(\w+)\(", text, re.M)}
+
+
+def test_only_referenced_definitions_are_linked_and_internalised():
+    ir = llvmplug.compile(MAIN, flags=["-passes="], output="ll", link=[LIBRARY])
+    functions = defined(ir)
+    assert functions == {"entry": "", "helper": "internal"}
+    assert b"@table" not in ir and b"@unused" not in ir
+
+
+def test_linked_code_runs(load_object):
+    obj = llvmplug.compile(MAIN, flags=["-O2", "-relocation-model=pic"], link=[LIBRARY])
+    lib = load_object(obj, "linked")
+    lib.entry.restype, lib.entry.argtypes = ctypes.c_int, [ctypes.c_int]
+    assert lib.entry(5) == 16
+    with pytest.raises(AttributeError):
+        lib.helper  # internalised: not exported from the object
+
+
+def test_linked_before_optimisation():
+    """At -O2 the linked helper is inlined and folded: (x * 3) + 1 in one function."""
+    ir = llvmplug.compile(MAIN, flags=["-O2"], output="ll", link=[LIBRARY]).decode()
+    assert "call" not in ir and "@helper" not in ir
+    assert re.search(r"mul i32 %x, 3", ir)
+
+
+def test_bitcode_and_wrapped_bitcode_link_inputs():
+    bitcode = llvmplug.compile(LIBRARY, output="bc", flags=["-passes="])
+    ir = llvmplug.compile(MAIN, flags=["-passes="], output="ll", link=[bitcode])
+    assert defined(ir) == {"entry": "", "helper": "internal"}
+
+
+def test_inputs_link_in_order_and_pull_what_earlier_ones_need():
+    first = "declare i32 @second(i32)\ndefine i32 @helper(i32 %x) {\n  %y = call i32 @second(i32 %x)\n  ret i32 %y\n}\n"
+    second = "define i32 @second(i32 %x) {\n  ret i32 %x\n}\ndefine i32 @other() {\n  ret i32 0\n}\n"
+    ir = llvmplug.compile(MAIN, flags=["-passes="], output="ll", link=[first, second])
+    assert defined(ir) == {"entry": "", "helper": "internal", "second": "internal"}
+
+
+def test_weak_definition_in_a_library_yields_to_the_module():
+    main = MAIN.replace("declare i32 @helper(i32)", "define i32 @helper(i32 %x) {\n  ret i32 42\n}")
+    weak = LIBRARY.replace("define i32 @helper", "define weak i32 @helper")
+    ir = llvmplug.compile(main, flags=["-passes="], output="ll", link=[weak]).decode()
+    assert "ret i32 42" in ir and "mul i32" not in ir
+
+
+def test_link_to_a_module_without_a_triple_takes_the_module_target():
+    aarch64 = 'target triple = "aarch64-unknown-linux-gnu"\n' + MAIN
+    ir = llvmplug.compile(aarch64, flags=["-passes="], output="ll", link=[LIBRARY]).decode()
+    assert 'target triple = "aarch64-unknown-linux-gnu"' in ir and "define internal i32 @helper" in ir
+
+
+# -- bad link inputs -------------------------------------------------------------
+
+@pytest.mark.parametrize("bad, message", [
+    ("define i32 @helper(i32 %x) {\n  ret i64 %x\n}\n", "link module 1: .*"),
+    (b"BC\xc0\xde\x00\x00garbage", "link module 1: invalid bitcode"),
+    ("this is not IR", "link module 1"),
+])
+def test_unparsable_link_input_is_a_link_error(bad, message):
+    with pytest.raises(llvmplug.LinkError, match=message):
+        llvmplug.compile(MAIN, link=[bad])
+
+
+def test_link_input_for_another_architecture_is_a_link_error():
+    other = 'target triple = "aarch64-unknown-linux-gnu"\n' + LIBRARY
+    with pytest.raises(llvmplug.LinkError, match="link module 1: it is for 'aarch64-unknown-linux-gnu'"):
+        llvmplug.compile(MAIN, "x86_64-unknown-linux-gnu", link=[other])
+
+
+def test_link_input_for_the_same_architecture_and_another_os_is_retargeted():
+    other = 'target triple = "x86_64-pc-windows-msvc"\n' + LIBRARY
+    ir = llvmplug.compile(MAIN, "x86_64-unknown-linux-gnu", ["-passes="], output="ll", link=[other]).decode()
+    assert 'target triple = "x86_64-unknown-linux-gnu"' in ir and "define internal i32 @helper" in ir
+
+
+@pytest.mark.parametrize("layout", ["E-m:e-i64:64-n32:64", "e-m:e-p:32:32-i64:64-n32"])
+def test_link_input_with_another_byte_order_or_pointer_size_is_a_link_error(layout):
+    other = f'target datalayout = "{layout}"\n' + LIBRARY
+    with pytest.raises(llvmplug.LinkError, match="data layout .* byte order or pointer size"):
+        llvmplug.compile(MAIN, "x86_64-unknown-linux-gnu", link=[other])
+
+
+def test_conflicting_definitions_are_a_link_error():
+    main = MAIN.replace("declare i32 @helper(i32)", "define i32 @helper(i32 %x) {\n  ret i32 42\n}")
+    with pytest.raises(llvmplug.LinkError, match="'helper' is defined both here and in the module"):
+        llvmplug.compile(main, link=[LIBRARY])
+
+
+def test_conflicting_definitions_between_link_inputs_are_a_link_error():
+    with pytest.raises(llvmplug.LinkError, match="link module 2: 'helper' is defined"):
+        llvmplug.compile(MAIN, link=[LIBRARY, LIBRARY])
+
+
+def test_linked_module_that_fails_the_verifier_is_a_link_error():
+    broken = """\
+define i32 @helper(i32 %x) {
+entry:
+  br label %next
+next:
+  %a = add i32 %b, 1
+  %b = add i32 %a, 1
+  ret i32 %b
+}
+"""
+    with pytest.raises(llvmplug.LinkError, match="verifier"):
+        llvmplug.compile(MAIN, link=[broken])
+
+
+def test_a_link_error_leaves_the_plugin_usable():
+    with llvmplug.Plugin(private=True) as plugin:
+        with pytest.raises(llvmplug.LinkError):
+            plugin.compile(MAIN, link=["nonsense"])
+        assert not plugin.poisoned
+        assert defined(plugin.compile(MAIN, flags=["-passes="], output="ll", link=[LIBRARY]))["helper"] == "internal"
+
+
+@pytest.mark.parametrize("link, error", [
+    ("not a sequence of modules", llvmplug.ArgumentTypeError),
+    (b"bytes alone", llvmplug.ArgumentTypeError),
+    ([42], llvmplug.ArgumentTypeError),
+    ([b""], llvmplug.ArgumentError),
+])
+def test_bad_link_arguments(link, error):
+    with pytest.raises(error):
+        llvmplug.compile(MAIN, link=link)
+
+
+def test_cli_link(tmp_path):
+    (tmp_path / "main.ll").write_text(MAIN)
+    (tmp_path / "lib.ll").write_text(LIBRARY)
+    result = subprocess.run([sys.executable, "-m", "llvmplug", "compile", str(tmp_path / "main.ll"), "--link",
+                             str(tmp_path / "lib.ll"), "--emit", "ll", "-o", "-", "-passes="],
+                            capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert defined(result.stdout) == {"entry": "", "helper": "internal"}
+
+
+def test_what_the_linker_itself_refuses_is_a_link_error():
+    """Module flags that must agree (wchar_size) and do not: the linker's own error, typed."""
+    flag = '!llvm.module.flags = !{{!0}}\n!0 = !{{i32 1, !"wchar_size", i32 {}}}\n'
+    with pytest.raises(llvmplug.LinkError, match="link module 1: the linker refused it: .*wchar_size"):
+        llvmplug.compile(MAIN + flag.format(4), link=[LIBRARY + flag.format(2)])
+
+
+def test_linker_warnings_reach_the_caller():
+    """A module flag whose behaviour is Warning (2) and differs: LLVM's warning, as a LLVMPlugWarning."""
+    flag = '!llvm.module.flags = !{{!0}}\n!0 = !{{i32 2, !"probe", i32 {}}}\n'
+    with pytest.warns(llvmplug.LLVMPlugWarning, match="linking module flags 'probe'"):
+        obj = llvmplug.compile(MAIN + flag.format(4), link=[LIBRARY + flag.format(2)])
+    assert obj[:4] == b"\x7fELF"
