@@ -12,6 +12,7 @@ import ctypes
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,19 @@ def corpus_files() -> list[Path]:
         # directory is a broken checkout or a mistyped LLVMPLUG_CORPUS.
         pytest.fail(f"no *.ll files in the IR corpus {CORPUS} (LLVMPLUG_CORPUS={os.environ.get('LLVMPLUG_CORPUS')!r})")
     return files
+
+
+@pytest.fixture(scope="session")
+def benchmark_quick_report(tmp_path_factory: pytest.TempPathFactory, corpus_files: list[Path]) -> Path:
+    """``python -m benchmarks --quick`` run once (a minute or two), for the benchmark tests to read."""
+    out = tmp_path_factory.mktemp("bench")
+    # cwd is the checkout on purpose: that is how `python -m benchmarks` is
+    # run, and benchmarks/__init__.py must keep the source tree's llvmplug out.
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--out", str(out)],
+                          cwd=DATA.parents[1], capture_output=True, text=True, timeout=1200,
+                          env={**os.environ, "LLVMPLUG_CORPUS": str(corpus_files[0].parent)})
+    assert done.returncode == 0, done.stderr[-4000:]
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ def test_soak_runs_and_reports_a_slope(tmp_path, isolation, corpus_files):
         env={**os.environ, "LLVMPLUG_CORPUS": str(corpus_files[0].parent)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "RSS slope over the second half" in done.stdout
+    assert "| RSS slope, 2nd half |" in done.stdout
     result = json.loads(out.read_text())
     counts = result["counts"]
     assert counts["compiles"] == 600
