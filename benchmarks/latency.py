@@ -108,9 +108,13 @@ def markdown(result: dict[str, Any]) -> str:
     classes, backends = result["classes"], result["backends"]
     headers = ["backend"] + [f"{name} ({c['modules']} modules)" if c["modules"] > 1 else
                              f"{name} ({c['functions']} fn)" for name, c in classes.items()]
-    medians = [[_label(backend), *(ms(c["stats"][key]["median"]) + ("" if key == BASE else
-               f" ({ratio(c['stats'][key]['median'], c['stats'][BASE]['median'])})") for c in classes.values())]
-               for key, backend in backends.items()]
+    medians = []
+    for key, backend in backends.items():
+        cells = []
+        for c in classes.values():
+            mine, base = c["stats"][key]["median"], c["stats"][BASE]["median"]
+            cells.append(ms(mine) if key == BASE else f"{ms(mine)} ({ratio(mine, base)})")
+        medians.append([_label(backend), *cells])
     p95 = [[b["label"], *(ms(c["stats"][k]["p95"]) for c in classes.values())] for k, b in backends.items()]
     sizes = ", ".join(f"{name} {c['ir_bytes'] / 1024:.0f} KiB" for name, c in classes.items())
     return "\n".join([
