@@ -99,7 +99,8 @@ def run(quick: bool) -> dict[str, Any]:
     ready[FRESH], first[FRESH] = _fresh_workers(module.text, count)
     return {"module": module.name, "first_result": {k: summary(v) for k, v in first.items()},
             "ready": {k: summary(v) for k, v in ready.items()},
-            "warm_compile": summary(warm), "copy_shim": summary(_copy_seconds(count)), "shim_bytes": _loader.library_path().stat().st_size}
+            "warm_compile": summary(warm), "copy_shim": summary(_copy_seconds(count)),
+            "shim_bytes": _loader.library_path().stat().st_size}
 
 
 def targets(result: dict[str, Any]) -> list[dict[str, Any]]:

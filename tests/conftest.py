@@ -33,7 +33,8 @@ def corpus_files() -> list[Path]:
     if not files:
         # Never a skip: the vendored corpus is always there, so an empty
         # directory is a broken checkout or a mistyped LLVMPLUG_CORPUS.
-        pytest.fail(f"no *.ll files in the IR corpus {CORPUS} (LLVMPLUG_CORPUS={os.environ.get('LLVMPLUG_CORPUS')!r})")
+        pytest.fail(f"no *.ll files in the IR corpus {CORPUS} "
+                    f"(LLVMPLUG_CORPUS={os.environ.get('LLVMPLUG_CORPUS')!r})")
     return files
 
 

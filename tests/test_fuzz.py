@@ -65,7 +65,8 @@ class TestCampaigns:
 
     @pytest.mark.skipif(sys.platform == "win32", reason="process isolation is tested on POSIX")
     def test_bitcode_random_bytes_and_options_in_process_isolation(self, tmp_path, corpus_files):
-        summary = campaign(tmp_path, corpus_files[0].parent, "--mode", "process", "--inputs", "bitcode,random,flags", "--timeout", "20")
+        summary = campaign(tmp_path, corpus_files[0].parent, "--mode", "process", "--inputs", "bitcode,random,flags",
+                           "--timeout", "20")
         outcomes = summary["outcomes"]
         for kind in ("bitcode", "random", "flags"):
             assert sum(n for key, n in outcomes.items() if key.startswith(kind + ":")) >= CASES // 3
