@@ -46,11 +46,6 @@ def load_corpus(limit: int | None = None) -> list[Module]:
     return [Module(path.stem, path.read_text()) for path in files[:limit]]
 
 
-def median_module(modules: list[Module]) -> Module:
-    """The module of median IR size."""
-    return sorted(modules, key=lambda module: len(module.text))[len(modules) // 2]
-
-
 _DECLARE = re.compile(r"^declare [^@]*(@[\w.$]+)\(", re.M)
 
 
