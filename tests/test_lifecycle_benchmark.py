@@ -19,7 +19,7 @@ def _results(report: Path) -> dict:
 def test_reset_rows_time_every_kind_of_reset_until_the_first_result(benchmark_quick_report):
     reset = _results(benchmark_quick_report)["reset"]
     first = reset["first_result"]
-    assert {"Plugin().reload()", "Plugin(private=True).reload()", 'Plugin(isolation="process").reload()'} < set(first)
+    assert {"llvmplug.reset()", "Plugin(private=True).reload()", 'Plugin(isolation="process").reload()'} < set(first)
     assert any(name.startswith("fresh worker process") for name in first)
     assert all(row["n"] >= 5 and row["median"] > 0 for row in first.values())
     # Ready is a part of the first result, never more than it.
