@@ -1,26 +1,22 @@
-"""The one helper set every section uses: timing, statistics, RSS, fresh processes, tables.
+"""The one helper set every section uses: timing, statistics, throughput, RSS, tables, machine facts.
 
-Free of llvmplug imports, so the probe scripts run in fresh interpreters can
+Free of llvmplug imports, so the memory probe (run in a fresh interpreter) can
 use it without loading the shim.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import platform
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
 FLAGS = "-O2"
 
 
@@ -39,10 +35,9 @@ def once(action: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def timed(action: Callable[[], Any], repeat: int, warmup: int = 1) -> list[float]:
-    """Seconds of ``repeat`` calls after ``warmup`` untimed ones."""
-    for _ in range(warmup):
-        action()
+def timed(action: Callable[[], Any], repeat: int) -> list[float]:
+    """Seconds of ``repeat`` calls after one untimed warm-up call."""
+    action()
     return [once(action) for _ in range(repeat)]
 
 
@@ -94,7 +89,7 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
             "cores_used": sum(cpu) / elapsed, "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}
 
 
-# -- memory and processes ---------------------------------------------------------
+# -- memory -------------------------------------------------------------------------
 
 
 def rss_bytes(pid: int | None = None) -> int | None:
@@ -105,19 +100,6 @@ def rss_bytes(pid: int | None = None) -> int | None:
         statm = Path(f"/proc/{pid or 'self'}/statm")
         return int(statm.read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") if statm.exists() else None
     return psutil.Process(pid).memory_info().rss
-
-
-def run_probe(script: str, request: dict[str, Any], timeout: float = 900) -> Any:
-    """Run ``benchmarks/<script>`` in a fresh interpreter with a JSON request; return its JSON.
-
-    By path and outside the checkout, so it imports the installed llvmplug and
-    nothing measured earlier in this process is counted.
-    """
-    done = subprocess.run([sys.executable, str(HERE / script), json.dumps(request)], capture_output=True,
-                          text=True, cwd=tempfile.gettempdir(), timeout=timeout)
-    if done.returncode:
-        raise RuntimeError(f"{script} failed: {done.stderr.strip()[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 # -- report ---------------------------------------------------------------------------
