@@ -12,8 +12,9 @@ the runner imports each one by name (a missing module is an error: add a name
 when its module is merged, not before). It provides:
 
 - ``run(quick: bool) -> dict``: measure, print progress to stderr if it likes
-  (``_common.progress``), return JSON-serialisable numbers. ``quick`` must
-  keep the whole suite to a few minutes on 2 cores (CI runs it);
+  (``_common.progress``), return JSON-serialisable numbers (finite ones), or
+  ``{"unavailable": reason}`` when it cannot run on this machine. ``quick``
+  must keep the whole suite to a few minutes on 2 cores (the tests run it);
 - ``markdown(result: dict) -> str``: its part of the report, from its own
   result only, starting with a ``## `` heading;
 - optionally ``targets(result: dict) -> list[dict]``: one row per target with
