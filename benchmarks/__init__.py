@@ -1,13 +1,10 @@
-"""llvmplug's benchmarks against the alternatives; run ``python -m benchmarks --help``.
+"""llvmplug's benchmarks; run ``python -m benchmarks --help``.
 
-``python -m benchmarks`` is run from the checkout, so Python puts the checkout
-first on ``sys.path``, and ``import llvmplug`` would then find the source tree
-(which has no built shim) instead of the installed package. This package is
-already imported by the time this code runs, and its modules are found through
-its own ``__path__``, so that first entry can simply be dropped: every
-``import llvmplug`` after this line gets the installed copy. Only the entry
-Python added for ``-m`` goes; one put there on purpose (an editable install's
-path entry, PYTHONPATH) stays.
+Run from the checkout, Python puts the checkout first on ``sys.path``, where
+``import llvmplug`` would find the source tree (no built shim). This package
+is already imported and finds its modules through ``__path__``, so that entry
+is dropped: every later ``import llvmplug`` gets the installed copy. Only the
+entry Python added for ``-m`` goes; one put there on purpose (PYTHONPATH) stays.
 """
 
 from __future__ import annotations

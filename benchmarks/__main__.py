@@ -1,127 +1,123 @@
-"""``python -m benchmarks``: llvmplug against the alternatives, on the real IR corpus.
+"""``python -m benchmarks [--quick] [--out DIR] [--only SECTION ...]``: llvmplug against the alternatives.
 
-Writes benchmarks.md (tables with ratios), benchmarks.json (raw samples and
-machine facts) and benchmarks.png (latency by backend and module size).
+Writes ``benchmarks.md`` (a targets table, then one part per section),
+``benchmarks.json`` (every section's raw result, the machine, the load
+average before and after each section) and ``benchmarks.png`` (a section's
+chart). The IR comes from the vendored corpus, or ``$LLVMPLUG_CORPUS``.
+
+Sections: the contract
+----------------------
+A section is a module ``benchmarks/<name>.py`` listed in ``SECTIONS`` below;
+the runner imports each one by name (a missing module is an error: add a name
+when its module is merged, not before). It provides:
+
+- ``run(quick: bool) -> dict``: measure, print progress to stderr if it likes
+  (``_common.progress``), return JSON-serialisable numbers (finite ones), or
+  ``{"unavailable": reason}`` when it cannot run on this machine. ``quick``
+  must keep the whole suite to a few minutes on 2 cores (the tests run it);
+- ``markdown(result: dict) -> str``: its part of the report, from its own
+  result only, starting with a ``## `` heading;
+- optionally ``targets(result: dict) -> list[dict]``: one row per target with
+  keys ``target``, ``measured``, ``met`` (bool) and ``note`` (why not, or why
+  the peer is not comparable), scored on the metric the section itself defines;
+- optionally ``chart(result: dict, path: Path) -> bool``: write a PNG, False
+  when it cannot (no matplotlib).
+
+Timing, RSS, fresh worker processes and table helpers are in ``_common``; the
+inputs (corpus, concatenations, generated loops) in ``corpus``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shlex
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import llvmplug
 
-from . import artefacts, latency, memory, options, overhead, report, reset, scaling
-from ._common import machine_info
-from .corpus import EMPTY, concatenate, corpus_dir, load_corpus, loops
-from .peers import make_backends
-from .settings import FULL, QUICK
+from ._common import load_average, machine_info, markdown_table, mib, progress
+from .corpus import corpus_dir
 
-SECTIONS = ("latency", "overhead", "reset", "scaling", "memory", "artefacts", "options")
+# Run in this order (latency first, on a quiet process). The lead adds the
+# sections being written elsewhere (gpu, cache, throughput, reset_standby)
+# here as they are merged.
+SECTIONS = ["latency", "overhead", "reset", "scaling", "recovery", "memory", "artefacts", "options", "soak"]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description="Benchmark llvmplug against llvmlite, opt|llc processes, a process per "
-        "compile and process isolation, on the IR corpus ($LLVMPLUG_CORPUS, default "
-        f"{corpus_dir()}). Missing optional peers are skipped with the reason.",
-    )
-    parser.add_argument("--quick", action="store_true", help="a small run (under two minutes; what CI runs)")
+        description="Benchmark llvmplug against llvmlite, opt | llc, a process per compile and process "
+        f"isolation, on the IR corpus ({corpus_dir()}; $LLVMPLUG_CORPUS overrides). Sections: "
+        f"{', '.join(SECTIONS)}. A missing optional peer is reported with the reason.")
+    parser.add_argument("--quick", action="store_true", help="a small run, a few minutes (what the tests run)")
     parser.add_argument("--out", type=Path, default=Path("benchmark-results"),
                         help="directory for benchmarks.md/.json/.png (default: ./benchmark-results)")
-    parser.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
-                        help=f"run only these sections: {', '.join(SECTIONS)}")
-    parser.add_argument("--no-chart", action="store_true", help="skip the PNG even if matplotlib is installed")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION", help="run only these sections")
     return parser
 
 
-def _progress(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+def _header(report: dict[str, Any]) -> list[str]:
+    machine = report["machine"]
+    llvm = report["llvmplug"]
+    return [
+        "# llvmplug benchmarks", "",
+        f"Made by `{report['command']}` ({report['mode']} run, {report['seconds']:.0f} s) on {machine['cpu']}, "
+        f"{machine['cores']} cores, {mib(machine['memory_bytes'])} RAM, {machine['platform']}, Python "
+        f"{machine['python']}; llvmplug {llvm['version']} with LLVM {llvm['llvm_version']}. Load average "
+        f"(1 min) before each section: " + ", ".join(f"{name} {s['load_before'][0]:.2f}" for name, s in
+                                                      report["sections"].items() if s["load_before"])
+        + ": other work on the machine shows most in the throughput rows.", "",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    settings = QUICK if args.quick else FULL
-    sections = set(args.only or SECTIONS)
     started = time.perf_counter()
-    machine = machine_info()
-    corpus = load_corpus(settings.corpus_limit)
-    everything = load_corpus()
-    classes = {"empty": [EMPTY], "corpus": corpus}
-    for count in settings.concat_sizes:
-        classes[f"concat-{count}"] = [concatenate(everything, count)]
-    for count in settings.loop_sizes:
-        classes[f"loops-{count}"] = [loops(count)]
-
-    results: dict[str, Any] = {
+    report: dict[str, Any] = {
         "command": "python -m benchmarks " + shlex.join(sys.argv[1:] if argv is None else argv),
-        "mode": "quick" if args.quick else "full",
-        "settings": settings.__dict__,
-        "machine": machine,
-        "llvmplug": {"version": llvmplug.__version__, "path": str(Path(llvmplug.__file__).parent)},
-        "skipped": {},
-    }
-    with tempfile.TemporaryDirectory(prefix="llvmplug-bench-") as scratch:
-        plugin = llvmplug.Plugin()
-        info = plugin.info()
-        results["llvmplug"]["llvm_version"] = info["llvm_version"]
-        results["llvmplug"]["host"] = {"triple": info["host_triple"], "cpu": info["host_cpu"]}
-        if "latency" in sections:
-            backends, skipped = make_backends(plugin, Path(scratch))
-            results["skipped"].update({f"latency: {k}": v for k, v in skipped.items()})
-            for key, reason in skipped.items():
-                _progress(f"skipping {key}: {reason}")
-            results["backends"] = {b.key: {"label": b.label, "version": b.version} for b in backends}
-            try:
-                results["latency"] = latency.run(
-                    backends, classes, settings.rounds, settings.spawn_rounds, settings.repeats,
-                    settings.spawn_repeats, _progress)
-            finally:
-                for backend in backends:
-                    backend.close()
-        if "overhead" in sections:
-            _progress("ABI overhead")
-            estimates = {modules[0]: (results["latency"][name]["stats"]["llvmplug"]["median"]
-                                      if "latency" in results else 0.1)
-                         for name, modules in classes.items() if len(modules) == 1 and name != "empty"}
-            results["overhead"] = overhead.run(plugin, EMPTY, estimates, settings.overhead_calls,
-                                               settings.overhead_seconds)
-        small = corpus[0]
-        if "reset" in sections:
-            _progress("reset cost")
-            results["reset"] = reset.run(plugin, small, settings.resets)
-        plugin.unload()
-        if "scaling" in sections:
-            workloads = {"corpus modules": corpus, "loops-16": [loops(16)]}
-            results["scaling"] = scaling.run(workloads, settings.scaling_seconds, settings.scaling_slices, _progress)
-        if "memory" in sections:
-            _progress("memory")
-            results["memory"] = memory.run(loops(16), settings.instances, settings.reload_cycles)
-        if "artefacts" in sections:
-            results["artefacts"] = artefacts.run()
-        if "options" in sections:
-            _progress("option save/restore")
-            results["options"] = options.run(classes["concat-8"][0], EMPTY, settings.option_calls)
-
-    machine["load_average_after"] = machine_info()["load_average"]
-    results["seconds"] = time.perf_counter() - started
+        "mode": "quick" if args.quick else "full", "machine": machine_info(),
+        "llvmplug": {"version": llvmplug.__version__, "path": str(Path(llvmplug.__file__).parent),
+                     "llvm_version": llvmplug.info()["llvm_version"]},
+        "corpus": str(corpus_dir()), "sections": {}}
+    parts, targets, failed = [], [], []
     args.out.mkdir(parents=True, exist_ok=True)
-    chart = None
-    if not args.no_chart and "latency" in results:
-        chart = report.chart(results, args.out / "benchmarks.png")
-        if chart is None:
-            results["skipped"]["chart"] = "matplotlib is not installed"
-    (args.out / "benchmarks.md").write_text(report.markdown(results, chart))
-    (args.out / "benchmarks.json").write_text(json.dumps(results, indent=1, default=str))
-    _progress(f"done in {results['seconds']:.0f} s: {args.out}/benchmarks.md")
-    return 0
+    for name in args.only or SECTIONS:
+        module = importlib.import_module(f"{__package__}.{name}")
+        progress(f"section {name}")
+        entry: dict[str, Any] = {"load_before": load_average()}
+        section_start = time.perf_counter()
+        try:
+            result = module.run(args.quick)
+        except Exception as error:  # noqa: BLE001 - one broken section must not lose the others
+            entry["error"] = f"{type(error).__name__}: {error}"
+            progress(f"section {name} failed: {entry['error']}")
+            failed.append(name)
+            parts.append(f"## {name}\n\nFailed: {entry['error']}\n")
+        else:
+            entry["result"] = result
+            parts.append(module.markdown(result))
+            targets += getattr(module, "targets", lambda _: [])(result)
+            chart = getattr(module, "chart", None)
+            if chart is not None and chart(result, args.out / f"{name}.png"):
+                parts[-1] += f"\n![{name}]({name}.png)\n"
+        entry["seconds"] = time.perf_counter() - section_start
+        report["sections"][name] = entry
+    report["seconds"] = time.perf_counter() - started
+    out = _header(report)
+    if targets:
+        out += ["## Targets", "", markdown_table(["target", "measured", "met?", "note"], [
+            [t["target"], t["measured"], "yes" if t["met"] else "**no**", t["note"]] for t in targets]), ""]
+    (args.out / "benchmarks.md").write_text("\n".join(out + parts))
+    (args.out / "benchmarks.json").write_text(json.dumps(report, indent=1, default=str))
+    progress(f"done in {report['seconds']:.0f} s: {args.out / 'benchmarks.md'}"
+             + (f"; FAILED: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

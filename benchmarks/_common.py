@@ -1,7 +1,7 @@
-"""Helpers every benchmark shares: timing, statistics, RSS, tables, machine facts.
+"""The one helper set every section uses: timing, statistics, throughput, RSS, tables, machine facts.
 
-Kept free of llvmplug imports so any benchmark script (and a worker process)
-can use it without loading the shim.
+Free of llvmplug imports, so the memory probe (run in a fresh interpreter) can
+use it without loading the shim.
 """
 
 from __future__ import annotations
@@ -17,23 +17,32 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+FLAGS = "-O2"
 
-def timed(function: Callable[[], Any], repeat: int, warmup: int = 1) -> list[float]:
-    """Wall-clock seconds of ``repeat`` calls of ``function`` after ``warmup`` untimed ones."""
-    for _ in range(warmup):
-        function()
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        samples.append(time.perf_counter() - start)
-    return samples
+
+def progress(message: str) -> None:
+    """One line of progress on stderr (the report goes to files)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# -- timing and statistics ------------------------------------------------------
+
+
+def once(action: Callable[[], Any]) -> float:
+    """Wall-clock seconds of one call."""
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def timed(action: Callable[[], Any], repeat: int) -> list[float]:
+    """Seconds of ``repeat`` calls after one untimed warm-up call."""
+    action()
+    return [once(action) for _ in range(repeat)]
 
 
 def percentile(samples: Sequence[float], fraction: float) -> float:
     """The ``fraction`` quantile (0..1) by linear interpolation, like numpy's default."""
-    if not samples:
-        return math.nan
     ordered = sorted(samples)
     position = (len(ordered) - 1) * fraction
     low = math.floor(position)
@@ -42,122 +51,26 @@ def percentile(samples: Sequence[float], fraction: float) -> float:
 
 
 def summary(samples: Sequence[float]) -> dict[str, float]:
-    """Median, p95, mean, min, max and count of a list of samples."""
-    if not samples:
-        return {"n": 0, "median": math.nan, "p95": math.nan, "mean": math.nan, "min": math.nan, "max": math.nan}
-    return {
-        "n": len(samples),
-        "median": statistics.median(samples),
-        "p95": percentile(samples, 0.95),
-        "mean": statistics.fmean(samples),
-        "min": min(samples),
-        "max": max(samples),
-    }
-
-
-def rss_bytes(pid: int | None = None) -> int | None:
-    """Resident set size of a process (default: this one), or None where unknown.
-
-    psutil is the portable way; without it, Linux's /proc answers.
-    """
-    try:
-        import psutil
-    except ImportError:
-        psutil = None
-    if psutil is not None:
-        return psutil.Process(pid).memory_info().rss
-    statm = Path(f"/proc/{pid or 'self'}/statm")
-    if statm.exists():
-        return int(statm.read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    return None
-
-
-def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A GitHub Markdown table; numbers are expected pre-formatted as text.
-
-    A ``|`` inside a cell (``opt | llc``) is escaped so it does not split the cell.
-    """
-
-    def line(cells: Iterable[Any]) -> str:
-        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
-
-    lines = [line(headers), "|" + "|".join("---" for _ in headers) + "|"]
-    lines += [line(row) for row in rows]
-    return "\n".join(lines)
-
-
-def ms(seconds: float | None) -> str:
-    """Seconds as milliseconds with a sensible number of digits."""
-    if seconds is None or math.isnan(seconds):
-        return "n/a"
-    value = seconds * 1e3
-    if value >= 100:
-        return f"{value:.0f} ms"
-    if value >= 10:
-        return f"{value:.1f} ms"
-    if value >= 0.1:
-        return f"{value:.2f} ms"
-    return f"{value * 1e3:.1f} µs"
-
-
-def mib(size: float | None) -> str:
-    """Bytes as MiB."""
-    if size is None:
-        return "n/a"
-    return f"{size / 2**20:.1f} MiB"
-
-
-def ratio(value: float | None, reference: float | None) -> str:
-    """``value / reference`` as "3.2x", or n/a."""
-    if not value or not reference or math.isnan(value) or math.isnan(reference):
-        return "n/a"
-    return f"{value / reference:.2f}x"
-
-
-def machine_info() -> dict[str, Any]:
-    """Facts that make numbers comparable: CPU, cores, load, OS, Python."""
-    cpu = platform.processor() or ""
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    memory = None
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        memory = int(meminfo.read_text().split()[1]) * 1024
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory_bytes": memory,
-        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "platform": platform.platform(),
-        "python": sys.version.split()[0],
-        "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
+    """Count, median, p95, mean, min and max of a non-empty list of samples."""
+    return {"n": len(samples), "median": statistics.median(samples), "p95": percentile(samples, 0.95),
+            "mean": statistics.fmean(samples), "min": min(samples), "max": max(samples)}
 
 
 def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], seconds: float) -> dict[str, Any]:
     """Modules per second when every lane (a thread with its compile function)
-    compiles the workload's texts round-robin until the deadline.
-
-    Each lane warms up once, untimed, and all start together.
-    """
+    compiles the workload round-robin until the deadline; each lane warms up
+    once, untimed, and all start together."""
     counts = [0] * len(lanes)
     cpu = [0.0] * len(lanes)
     barrier = threading.Barrier(len(lanes) + 1)
     deadline = math.inf  # set once every lane has warmed up
 
     def lane(index: int) -> None:
-        compile_ = lanes[index]
-        compile_(workload[0])  # warm-up, untimed
+        lanes[index](workload[0])
         barrier.wait()
-        position = index
         started = time.thread_time()
         while time.perf_counter() < deadline:
-            compile_(workload[position % len(workload)])
-            position += 1
+            lanes[index](workload[(index + counts[index]) % len(workload)])
             counts[index] += 1
         cpu[index] = time.thread_time() - started
 
@@ -170,9 +83,73 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - start
-    # CPU time of the lanes' own threads over wall time: how many cores the
-    # in-process lanes actually got (a loaded machine gives fewer than 2).
-    # Meaningless for process lanes, whose work runs in the children.
-    return {"lanes": len(lanes), "modules": sum(counts), "seconds": elapsed,
-            "per_second": sum(counts) / elapsed, "cores_used": sum(cpu) / elapsed,
-            "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}
+    # CPU time of the lanes' own threads per wall second: the cores the lanes
+    # actually got. Meaningless where the work runs in other threads or processes.
+    return {"modules": sum(counts), "seconds": elapsed, "per_second": sum(counts) / elapsed,
+            "cores_used": sum(cpu) / elapsed, "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}
+
+
+# -- memory -------------------------------------------------------------------------
+
+
+def rss_bytes(pid: int | None = None) -> int | None:
+    """Resident set size of a process (default: this one): psutil, else Linux's /proc, else None."""
+    try:
+        import psutil
+    except ImportError:
+        statm = Path(f"/proc/{pid or 'self'}/statm")
+        return int(statm.read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") if statm.exists() else None
+    return psutil.Process(pid).memory_info().rss
+
+
+# -- report ---------------------------------------------------------------------------
+
+
+def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A GitHub Markdown table of pre-formatted cells (a ``|`` in a cell is escaped)."""
+
+    def line(cells: Iterable[Any]) -> str:
+        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
+
+    return "\n".join([line(headers), "|" + "|".join("---" for _ in headers) + "|", *map(line, rows)])
+
+
+def ms(seconds: float | None) -> str:
+    """Seconds as milliseconds (or microseconds) with a sensible number of digits."""
+    if seconds is None or math.isnan(seconds):
+        return "n/a"
+    value = seconds * 1e3
+    if abs(value) >= 100:
+        return f"{value:.0f} ms"
+    if abs(value) >= 10:
+        return f"{value:.1f} ms"
+    if abs(value) >= 0.1:
+        return f"{value:.2f} ms"
+    return f"{value * 1e3:.1f} µs"
+
+
+def mib(size: float | None) -> str:
+    return "n/a" if size is None else f"{size / 2**20:,.1f} MiB"
+
+
+def ratio(value: float | None, reference: float | None) -> str:
+    """``value / reference`` as "3.20x", or n/a."""
+    if not value or not reference or math.isnan(value) or math.isnan(reference):
+        return "n/a"
+    return f"{value / reference:.2f}x"
+
+
+def machine_info() -> dict[str, Any]:
+    """Facts that make numbers comparable: CPU, cores, memory, load, OS, Python."""
+    cpu, memory = platform.processor() or "", None
+    if Path("/proc/cpuinfo").exists():
+        models = [line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")]
+        cpu = models[0].split(":", 1)[1].strip() if models else cpu
+        memory = int(Path("/proc/meminfo").read_text().split()[1]) * 1024
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_bytes": memory, "load_average": load_average(),
+            "platform": platform.platform(), "python": sys.version.split()[0],
+            "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def load_average() -> list[float] | None:
+    return [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None

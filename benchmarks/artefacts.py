@@ -11,6 +11,8 @@ from typing import Any
 
 from llvmplug import _loader
 
+from ._common import markdown_table, mib
+
 
 def _sizes(path: Path) -> dict[str, Any]:
     """Installed and stripped size (strip runs on a copy; None without binutils' strip)."""
@@ -25,7 +27,7 @@ def _sizes(path: Path) -> dict[str, Any]:
     return {"path": str(path), "installed": path.stat().st_size, "stripped": stripped}
 
 
-def run() -> dict[str, Any]:
+def run(quick: bool) -> dict[str, Any]:
     result: dict[str, Any] = {"llvmplug": _sizes(_loader.library_path())}
     try:
         import llvmlite.binding.ffi as lite_ffi
@@ -37,3 +39,12 @@ def run() -> dict[str, Any]:
     if libllvm:
         result["libLLVM (karellen, what opt/llc load)"] = _sizes(libllvm[0])
     return result
+
+
+def markdown(result: dict[str, Any]) -> str:
+    rows = [[name, a["skipped"], ""] if "skipped" in a else
+            [f"{name} (`{Path(a['path']).name}`)", mib(a["installed"]), mib(a["stripped"])]
+            for name, a in result.items()]
+    return "\n".join([
+        "## Artefact size", "", markdown_table(["library", "installed", "stripped"], rows), "",
+        "Stripped with `strip --strip-all` on a copy; llvmplug's shim is installed stripped already.", ""])

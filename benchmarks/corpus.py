@@ -17,21 +17,20 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-# Tests find the corpus the same way: shared/ beside the checkout.
-DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "codegen"
+# The tests' vendored corpus (tests/data/corpus/SOURCE.md): the tests find it the same way.
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
 
 
 def corpus_dir() -> Path:
-    """The corpus directory: $LLVMPLUG_CORPUS, else ../shared/corpus/codegen."""
-    return Path(os.environ.get("LLVMPLUG_CORPUS", DEFAULT_CORPUS))
+    """The corpus directory: $LLVMPLUG_CORPUS, else the vendored tests/data/corpus."""
+    return Path(os.environ.get("LLVMPLUG_CORPUS") or DEFAULT_CORPUS)
 
 
 @dataclass(frozen=True)
 class Module:
-    """One benchmark input: a name, its size class and its IR text."""
+    """One benchmark input: a name and its IR text."""
 
     name: str
-    size_class: str
     text: str
 
     @property
@@ -43,8 +42,8 @@ def load_corpus(limit: int | None = None) -> list[Module]:
     """The corpus modules in name order (the names are content hashes: a fair sample)."""
     files = sorted(corpus_dir().glob("*.ll"))
     if not files:
-        raise FileNotFoundError(f"IR corpus not found at {corpus_dir()} (set LLVMPLUG_CORPUS)")
-    return [Module(path.stem, "corpus", path.read_text()) for path in files[:limit]]
+        raise FileNotFoundError(f"no *.ll files in the IR corpus {corpus_dir()} (set LLVMPLUG_CORPUS)")
+    return [Module(path.stem, path.read_text()) for path in files[:limit]]
 
 
 _DECLARE = re.compile(r"^declare [^@]*(@[\w.$]+)\(", re.M)
@@ -70,7 +69,7 @@ def concatenate(modules: list[Module], count: int) -> Module:
                 declares.setdefault(match.group(1), line)
             else:
                 bodies.append(line)
-    return Module(f"concat-{count}", f"concat-{count}", "\n".join(bodies + list(declares.values())) + "\n")
+    return Module(f"concat-{count}", "\n".join(bodies + list(declares.values())) + "\n")
 
 
 _OPS = [("fadd", "fmul"), ("fsub", "fmul"), ("fmul", "fadd"), ("fadd", "fsub")]
@@ -104,10 +103,10 @@ exit:
   ret void
 }}
 """)
-    return Module(f"loops-{count}", f"loops-{count}", "\n".join(functions))
+    return Module(f"loops-{count}", "\n".join(functions))
 
 
-EMPTY = Module("empty", "empty", "; a module with nothing in it\n")
+EMPTY = Module("empty", "; a module with nothing in it\n")
 
 # Another target's intrinsic: x86 instruction selection reports it through
 # report_fatal_error, the path that poisons and reloads a Plugin.

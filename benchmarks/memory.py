@@ -1,52 +1,102 @@
-"""Memory: RSS per loaded instance, RSS over reload cycles, and a worker process's RSS."""
+"""Memory (RSS): per loaded instance, over load/unload and reload cycles, against llvmlite and a worker.
+
+Every figure but the worker's comes from a fresh interpreter (benchmarks/_probe.py).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from ._common import rss_bytes
-from .corpus import Module
-from .peers import Worker
+import llvmplug
 
-PROBE = Path(__file__).with_name("_memory_probe.py")
+from ._common import FLAGS, markdown_table, mib, rss_bytes
+from .corpus import load_corpus, loops
+
+KINDS = {"shared": "Plugin(): load, compile, unload", "private": "Plugin(private=True): load, compile, unload",
+         "reload-shared": "Plugin(): compile, reload()", "reload-private": "Plugin(private=True): compile, reload()",
+         "empty": "peer: an empty C library: dlopen, call, dlclose"}
 
 
-def _probe(request: dict[str, Any]) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(PROBE), json.dumps(request)], capture_output=True,
-                          text=True, cwd=tempfile.gettempdir())
+def _probe(request: dict[str, Any]) -> Any:
+    """benchmarks/_probe.py in a fresh interpreter, by path and outside the checkout (the installed llvmplug)."""
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("_probe.py")), json.dumps(request)], capture_output=True,
+                          text=True, cwd=tempfile.gettempdir(), timeout=900)
     if done.returncode:
         raise RuntimeError(f"memory probe failed: {done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout)
 
 
-def run(module: Module, instances: int, cycles: int) -> dict[str, Any]:
+def _empty_library(directory: str) -> str | None:
+    compiler = shutil.which(os.environ.get("CC", "cc"))
+    if compiler is None:
+        return None
+    source = Path(directory) / "empty.c"
+    source.write_text("int empty_function(void) { return 0; }\n")
+    library = Path(directory) / "libempty.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    return str(library)
+
+
+def run(quick: bool) -> dict[str, Any]:
     if rss_bytes() is None:
-        return {"skipped": "RSS is not readable here (install psutil)"}
-    plugin = _probe({"what": "llvmplug", "module": module.text, "instances": instances, "cycles": cycles})
-    after = plugin["after_each_instance"]
+        return {"unavailable": "RSS is not readable here (install psutil)"}
+    module, small = loops(16).text, load_corpus(1)[0]
+    checkpoints = [10, 50] if quick else [10, 100, 500]
     result: dict[str, Any] = {
-        "module": module.name,
-        "llvmplug": plugin,
-        "first_instance": after[0] - plugin["base"],
-        "per_instance": (after[-1] - plugin["base"]) / len(after),
-        "reload_growth_per_cycle": {
-            name: (curve[-1] - curve[len(curve) // 5]) / max(1, len(curve) - 1 - len(curve) // 5)
-            for name, curve in plugin["reload_curves"].items()
-        },
-    }
+        "module": "loops-16", "cycle_module": small.name,
+        "instances": _probe({"what": "instances", "module": module, "count": 2 if quick else 4}),
+        "cycles": {}, "skipped": {}}
+    with tempfile.TemporaryDirectory(prefix="llvmplug-bench-") as scratch:
+        empty = _empty_library(scratch)
+        for kind in KINDS:
+            if kind == "empty" and empty is None:
+                result["skipped"]["empty"] = "no C compiler to build the empty library with"
+                continue
+            request = {"what": "cycles", "kind": f"empty:{empty}" if kind == "empty" else kind,
+                       "module": small.text, "checkpoints": checkpoints}
+            rss = _probe(request)
+            at = {int(k): v for k, v in rss["at"].items()}
+            first, last = checkpoints[0], checkpoints[-1]
+            result["cycles"][kind] = {"before": rss["before"], "at": at,
+                                      "growth_per_cycle": (at[last] - at[first]) / (last - first)}
     try:
-        lite = _probe({"what": "llvmlite", "module": module.text})
+        lite = _probe({"what": "llvmlite", "module": module})
         result["llvmlite_loaded"] = lite["loaded"] - lite["base"]
     except RuntimeError as error:
-        result["llvmlite_loaded"] = None
-        result["llvmlite_error"] = str(error)
-    worker = Worker()
-    worker.compile(module.text)
-    result["worker_process_rss"] = rss_bytes(worker.pid)
-    worker.close()
+        result["skipped"]["llvmlite"] = str(error)
+    with llvmplug.Plugin(isolation="process") as isolated:
+        isolated.compile(module, flags=FLAGS)
+        result["worker_process"] = rss_bytes(isolated.worker_pid)
     return result
+
+
+def markdown(result: dict[str, Any]) -> str:
+    if "unavailable" in result:
+        return f"## Memory\n\nNot measured: {result['unavailable']}\n"
+    inst = result["instances"]
+    after = inst["after_each"]
+    rows = [["Python + llvmplug imported, nothing loaded", mib(inst["base"])],
+            [f"first private instance, after compiling {result['module']}", "+" + mib(after[0] - inst["base"])],
+            [f"per instance, {len(after)} instances", "+" + mib((after[-1] - inst["base"]) / len(after))],
+            ["after unloading them all", mib(inst["after_unload"])],
+            ["llvmlite loaded, after compiling the same", "+" + mib(result["llvmlite_loaded"])
+             if "llvmlite_loaded" in result else "n/a"],
+            ['the child of Plugin(isolation="process"), after compiling the same', mib(result["worker_process"])]]
+    checkpoints = sorted(next(iter(result["cycles"].values()))["at"])
+    cycles = [[KINDS[kind], mib(c["before"]), *(mib(c["at"][n]) for n in checkpoints),
+               f"{c['growth_per_cycle'] / 1024:+,.1f} KiB"] for kind, c in result["cycles"].items()]
+    return "\n".join([
+        "## Memory (RSS, each measured in a fresh interpreter)", "",
+        markdown_table(["what", "RSS"], rows), "",
+        f"RSS over cycles (each compiling the small corpus module {result['cycle_module']}):", "",
+        markdown_table(["cycle", "before", *(f"after {n}" for n in checkpoints),
+                        f"growth per cycle ({checkpoints[0]}..{checkpoints[-1]})"], cycles), "",
+        *(f"Skipped: {key}: {reason}" for key, reason in result["skipped"].items()), "",
+    ])

@@ -1,21 +1,13 @@
 """TVM-style option save/apply/restore in one process, against llvmplug's per-call flags.
 
-TVM keeps one LLVM per process and, around each compile, saves the cl::opt
-values it is about to change, applies its own, and restores the saved ones.
-This suite times that mechanism alone (not the compile), three ways:
-
-- llvmplug's per-call flags (the shim saves, applies and restores in C++):
-  compiles of an empty module with and without the flags, in pairs;
-- the same pattern written in Python over llvmplug's sticky options: read the
-  values with ``options()``, ``set_options()`` the new ones, then the saved
-  ones again;
-- llvmlite's ``set_option``: there is no way to read an option, so "restore"
-  can only set values the caller already knows (run in a child process,
-  since what it changes cannot be undone in this one).
-
-It also shows what value-based save/restore cannot do: an option that was
-never set (``unroll-threshold`` has no default; LLVM reads "was it given?")
-cannot be put back by setting its old value, and later compiles change.
+TVM keeps one LLVM per process and around each compile saves the cl::opt
+values it changes, applies its own and restores the saved ones. Timed alone
+(not the compile) three ways: llvmplug's per-call flags (in C++, inside the
+call: empty-module compiles with and without them, in pairs); the same pattern
+in Python over llvmplug's sticky options; llvmlite's ``set_option`` (no
+getter, so "restore" sets values the caller knows; in a child process, since
+it cannot be undone). And what restoring by value cannot undo: an option that
+was never set (``unroll-threshold`` has no default; LLVM asks "was it given?").
 """
 
 from __future__ import annotations
@@ -25,13 +17,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from typing import Any
 
 import llvmplug
 
-from ._common import summary
-from .corpus import Module
+from ._common import markdown_table, ms, once, summary
+from .corpus import EMPTY, concatenate, load_corpus
 
 OPTIONS = {"inline-threshold": "500", "enable-loop-distribute": "1", "x86-asm-syntax": "intel"}
 PER_CALL = "-O2 " + " ".join(f"-{name}={value}" for name, value in OPTIONS.items())
@@ -87,37 +78,20 @@ print(json.dumps({"apply_restore": samples[1:], "att_before": att_before,
 """
 
 
-def _once(action: Any) -> float:
-    start = time.perf_counter()
-    action()
-    return time.perf_counter() - start
-
-
-def _interleaved(first: Any, second: Any, count: int) -> tuple[list[float], list[float]]:
-    a, b = [], []
-    first()
-    second()
-    for _ in range(count):
-        start = time.perf_counter()
-        first()
-        a.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        second()
-        b.append(time.perf_counter() - start)
-    return a, b
-
-
-def run(module: Module, empty: Module, count: int) -> dict[str, Any]:
+def run(quick: bool) -> dict[str, Any]:
     """Cost of each save/apply/restore mechanism per compile, and what it leaves behind."""
+    module, empty, count = concatenate(load_corpus(), 8), EMPTY, 200 if quick else 2000
     plugin = llvmplug.Plugin(private=True)
     # The module's compile time, for scale.
-    compile_time = summary([_once(lambda: plugin.compile(module.text, flags="-O2")) for _ in range(20)])
+    compile_time = summary([once(lambda: plugin.compile(module.text, flags="-O2")) for _ in range(20)])
 
-    # Per-call flags are applied and restored inside the C call: time compiles
-    # of an empty module with and without them (the smallest compile, so the
-    # difference is least buried in noise).
-    plain, scoped = _interleaved(lambda: plugin.compile(empty.text, flags="-O2"),
-                                 lambda: plugin.compile(empty.text, flags=PER_CALL), count)
+    # The smallest compile, with and without the flags, in pairs: the
+    # difference is least buried in noise (the first pair warms up).
+    plain, scoped = [], []
+    for _ in range(count + 1):
+        plain.append(once(lambda: plugin.compile(empty.text, flags="-O2")))
+        scoped.append(once(lambda: plugin.compile(empty.text, flags=PER_CALL)))
+    plain, scoped = plain[1:], scoped[1:]
 
     def save_apply_restore() -> None:
         saved = {name: plugin.options(name)[0]["value"] for name in OPTIONS}
@@ -125,7 +99,7 @@ def run(module: Module, empty: Module, count: int) -> dict[str, Any]:
         # ... the compile would run here ...
         plugin.set_options([f"-{name}={value}" for name, value in saved.items()])
 
-    python_scoped = [_once(save_apply_restore) for _ in range(count)]
+    python_scoped = [once(save_apply_restore) for _ in range(count)]
 
     # What restoring by value cannot undo.
     before = plugin.compile(UNROLL_PROBE, output="asm")
@@ -170,3 +144,40 @@ def run(module: Module, empty: Module, count: int) -> dict[str, Any]:
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as error:
         result["llvmlite"] = {"skipped": f"llvmlite child failed: {error}"}
     return result
+
+
+def markdown(result: dict[str, Any]) -> str:
+    p, demo, lite = result["llvmplug"], result["unroll_threshold_demo"], result["llvmlite"]
+    compile_time = result["compile"]["median"]
+    flags = p["per_call_flags"]
+
+    def row(label: str, stats: dict[str, float]) -> list[str]:
+        return [label, ms(stats["median"]), ms(stats["p95"]), f"{stats['median'] / compile_time:.2%}"]
+
+    rows = [[f"llvmplug per-call flags (in C++, inside the call; {flags['plain']['n']} pairs of empty-module "
+             "compiles with and without them)", f"{ms(flags['median_difference'])} (difference of medians)",
+             f"{ms(flags['min_difference'])} (difference of minimums)",
+             f"{flags['median_difference'] / compile_time:.2%}"],
+            row("TVM-style in Python over llvmplug: 3x options(), set_options(new), set_options(saved)",
+                p["python_save_apply_restore"])]
+    if "skipped" not in lite:
+        rows.append(row("llvmlite: 3x set_option(new), 3x set_option(known default)", lite["apply_restore"]))
+    restored = "left later compiles unchanged" if demo["same_after_value_restore"] else "**changed later compiles**"
+    return "\n".join([
+        "## TVM-style option save/apply/restore in one process", "",
+        "The mechanism's cost per compile, without the compile; options "
+        + ", ".join(f"`-{k}={v}`" for k, v in result["options"].items())
+        + f". The last column divides by one O2 compile of {result['module']} ({ms(compile_time)}).", "",
+        markdown_table(["approach", "median", "p95 (per-call flags: a second estimate)", "of a compile"], rows), "",
+        "The per-call flags' cost is a difference between two distributions of ~1 ms compiles, of the order of "
+        "the machine's noise: hence two estimates (one may come out negative).", "",
+        f"What value-based save/restore cannot do: put back an option that was never set. `unroll-threshold` has "
+        f"no default (LLVM checks whether it was given); saving its value (`{demo['saved_value']}`) and setting "
+        f"it back {restored} (same code as before after a per-call flag: {demo['same_after_per_call_flag']}; "
+        f"after the value restore: {demo['same_after_value_restore']}; after `reload()`: "
+        f"{demo['same_after_reload']}).",
+        f"llvmlite has no getter, and what it sets stays for every later compile (Intel syntax after one "
+        f"`set_option`: {lite['intel_after_set_option']}); an unknown option accepted without an error: "
+        f"{lite['unknown_option_accepted']}." if "skipped" not in lite else f"llvmlite part skipped: {lite['skipped']}",
+        "",
+    ])

@@ -1,14 +1,16 @@
 """Soak: thousands of compiles with random flags, reloads and injected fatal errors; RSS must level off.
 
+A section of ``python -m benchmarks`` (a short soak in each isolation), and a
+command of its own for long soaks with every knob:
+
     python -m benchmarks.soak --compiles 20000            # in process
     python -m benchmarks.soak --compiles 5000 --isolation process
 
 Every ``--sample-every`` compiles it records the resident set size (of this
-process; with ``--isolation process`` of the child too) and at the end prints
-the curve and the least-squares slope of RSS per 1000 compiles over the second
-half of the run (the first half includes warm-up: allocator arenas, caches,
-first-use initialisation). ``--max-slope`` turns the verdict into an exit
-status, for CI.
+process; with ``--isolation process`` of the child too; the curve goes to
+stderr) and at the end prints the least-squares slope of RSS per 1000 compiles
+over the second half of the run (the first half includes warm-up: allocator
+arenas, caches, first-use initialisation).
 """
 
 from __future__ import annotations
@@ -25,30 +27,14 @@ from typing import Any
 import llvmplug
 
 from ._common import machine_info, markdown_table, mib, rss_bytes
-from .corpus import FATAL_IR as FATAL, corpus_dir
+from .corpus import FATAL_IR as FATAL, load_corpus
 
 TRIPLE = "x86_64-unknown-linux-gnu"
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-passes=")
-EXTRAS = (
-    "",
-    "-x86-asm-syntax=intel",
-    "-mcpu=skylake",
-    "-mcpu=znver3 -mattr=+avx2",
-    "-relocation-model=pic",
-    "-function-sections -data-sections",
-    "-unroll-threshold=50",
-    "-code-model=large",
-    "-inline-threshold=500",
-)
+EXTRAS = ("", "-x86-asm-syntax=intel", "-mcpu=skylake", "-mcpu=znver3 -mattr=+avx2", "-relocation-model=pic",
+          "-function-sections -data-sections", "-unroll-threshold=50", "-code-model=large", "-inline-threshold=500")
 OUTPUTS = ("obj", "obj", "asm", "bc", "ll")
 STICKY = ("-x86-asm-syntax=intel", "-unroll-threshold=10", "-enable-misched=false")
-
-
-def _modules() -> list[str]:
-    files = sorted(corpus_dir().glob("*.ll"))
-    if not files:
-        raise SystemExit(f"no IR corpus at {corpus_dir()} (set LLVMPLUG_CORPUS)")
-    return [path.read_text() for path in files]
 
 
 def _slope_per_1000(points: list[tuple[int, int]]) -> float:
@@ -63,21 +49,18 @@ def _slope_per_1000(points: list[tuple[int, int]]) -> float:
     return cov / var * 1000 if var else float("nan")
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def soak(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
-    modules = _modules()
-    plugin = llvmplug.Plugin(isolation=args.isolation)
+    modules = [module.text for module in load_corpus()]
+    # In process: a private copy, so the soak can run beside the shared one (python -m benchmarks).
+    plugin = llvmplug.Plugin(isolation="process") if args.isolation == "process" else llvmplug.Plugin(private=True)
     counts = {"compiles": 0, "errors": 0, "fatal": 0, "reloads": 0, "sticky": 0}
     samples: list[dict[str, Any]] = []
 
     def sample() -> None:
         child = getattr(plugin, "worker_pid", None)
-        samples.append({
-            "compiles": counts["compiles"],
-            "seconds": round(time.perf_counter() - started, 2),
-            "rss": rss_bytes(),
-            "child_rss": rss_bytes(child) if child else None,
-        })
+        samples.append({"compiles": counts["compiles"], "seconds": round(time.perf_counter() - started, 2),
+                        "rss": rss_bytes(), "child_rss": rss_bytes(child) if child else None})
 
     started = time.perf_counter()
     sample()
@@ -113,7 +96,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     half = [s for s in samples if s["compiles"] >= args.compiles // 2]
     result = {
-        "isolation": args.isolation or "none",
+        "isolation": args.isolation,
         "seed": args.seed,
         "counts": counts,
         "seconds": round(time.perf_counter() - started, 1),
@@ -129,33 +112,32 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def report(result: dict[str, Any]) -> str:
-    child = any(s["child_rss"] for s in result["samples"])
-    headers = ["compiles", "seconds", "RSS"] + (["child RSS"] if child else [])
-    rows = [
-        [s["compiles"], f"{s['seconds']:.1f}", mib(s["rss"])] + ([mib(s["child_rss"])] if child else [])
-        for s in result["samples"]
-    ]
-    counts = result["counts"]
-    lines = [
-        f"## Soak: {counts['compiles']} compiles, isolation={result['isolation']}",
-        "",
-        f"{counts['errors']} failed compiles (parse/verify errors injected), {counts['fatal']} injected "
-        f"fatal errors (each followed by an automatic reload), {counts['reloads']} explicit reloads, "
-        f"{counts['sticky']} set_options calls; {result['seconds']} s.",
-        "",
-        markdown_table(headers, rows),
-        "",
-        f"RSS slope over the second half: {result['slope_second_half_bytes_per_1000'] / 2**20:+.3f} MiB "
-        f"per 1000 compiles (whole run: {result['slope_whole_run_bytes_per_1000'] / 2**20:+.3f} MiB).",
-    ]
-    if "child_slope_second_half_bytes_per_1000" in result:
-        lines.append(f"Child RSS slope over the second half: "
-                     f"{result['child_slope_second_half_bytes_per_1000'] / 2**20:+.3f} MiB per 1000 compiles.")
-    return "\n".join(lines)
+def run(quick: bool) -> dict[str, Any]:
+    """The runner's section: a short soak in each isolation, default rates."""
+    compiles = 300 if quick else 5000
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", llvmplug.LLVMPlugWarning)
+        return {isolation: soak(_parser().parse_args(
+            ["--compiles", str(compiles), "--sample-every", str(compiles // 6), "--isolation", isolation]))
+            for isolation in ("none", "process")}
 
 
-def main(argv: list[str] | None = None) -> int:
+def markdown(result: dict[str, Any]) -> str:
+    rows = [[isolation, r["counts"]["compiles"], f"{r['seconds']:.0f} s", mib(r["samples"][-1]["rss"]),
+             f"{r['slope_second_half_bytes_per_1000'] / 2**20:+.3f} MiB",
+             f"{r['child_slope_second_half_bytes_per_1000'] / 2**20:+.3f} MiB"
+             if "child_slope_second_half_bytes_per_1000" in r else "n/a"] for isolation, r in result.items()]
+    return "\n".join([
+        "## Soak: RSS over many compiles", "",
+        "Random corpus modules, optimisation levels, CPUs and outputs, with injected fatal errors (each "
+        "followed by an automatic reload), explicit reloads, sticky options and broken IR; the slope is a "
+        "least-squares fit of RSS per 1000 compiles over the second half of the run (the first half holds "
+        "warm-up). `python -m benchmarks.soak --help` runs longer soaks.", "",
+        markdown_table(["isolation", "compiles", "time", "final RSS", "RSS slope, 2nd half",
+                        "child RSS slope, 2nd half"], rows), ""])
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__.splitlines()[0])
     parser.add_argument("--compiles", type=int, default=10000)
     parser.add_argument("--isolation", choices=("none", "process"), default="none")
@@ -167,12 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--error-rate", type=float, default=0.05, help="fraction of compiles given broken IR")
     parser.add_argument("--json", type=Path, help="also write the result here")
     parser.add_argument("--max-slope", type=float, help="fail if the second-half slope exceeds this many MiB/1000")
-    args = parser.parse_args(argv)
-    if args.isolation == "none":
-        args.isolation = None
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     warnings.simplefilter("ignore", llvmplug.LLVMPlugWarning)
-    result = run(args)
-    print(report(result))
+    result = soak(args)
+    print(markdown({args.isolation: result}))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
     slope = result["slope_second_half_bytes_per_1000"] / 2**20

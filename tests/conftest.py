@@ -1,4 +1,10 @@
-"""Shared fixtures: real IR, the real shim, and the system C compiler."""
+"""Shared fixtures (real IR, the real shim, the system C compiler) and the headline-skip guard.
+
+The IR corpus is vendored in tests/data/corpus (see its SOURCE.md), so a plain
+clone runs every test; ``LLVMPLUG_CORPUS=DIR`` points every consumer at a
+bigger corpus instead (the tests that run a corpus consumer in a subprocess
+pass the fixture's directory on in that variable).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +12,14 @@ import ctypes
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).resolve().parent / "data"
-# The corpus lives in shared/ beside the project checkout (see shared/corpus/codegen/SOURCE.md).
-CORPUS = Path(os.environ.get("LLVMPLUG_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus" / "codegen"))
+VENDORED_CORPUS = DATA / "corpus"
+CORPUS = Path(os.environ.get("LLVMPLUG_CORPUS") or VENDORED_CORPUS)
 
 
 @pytest.fixture(scope="session")
@@ -24,8 +31,24 @@ def arith_ir() -> str:
 def corpus_files() -> list[Path]:
     files = sorted(CORPUS.glob("*.ll"))
     if not files:
-        pytest.skip(f"IR corpus not found at {CORPUS} (set LLVMPLUG_CORPUS)")
+        # Never a skip: the vendored corpus is always there, so an empty
+        # directory is a broken checkout or a mistyped LLVMPLUG_CORPUS.
+        pytest.fail(f"no *.ll files in the IR corpus {CORPUS} "
+                    f"(LLVMPLUG_CORPUS={os.environ.get('LLVMPLUG_CORPUS')!r})")
     return files
+
+
+@pytest.fixture(scope="session")
+def benchmark_quick_report(tmp_path_factory: pytest.TempPathFactory, corpus_files: list[Path]) -> Path:
+    """``python -m benchmarks --quick`` run once (a minute or two), for the benchmark tests to read."""
+    out = tmp_path_factory.mktemp("bench")
+    # cwd is the checkout on purpose: that is how `python -m benchmarks` is
+    # run, and benchmarks/__init__.py must keep the source tree's llvmplug out.
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--out", str(out)],
+                          cwd=DATA.parents[1], capture_output=True, text=True, timeout=1200,
+                          env={**os.environ, "LLVMPLUG_CORPUS": str(corpus_files[0].parent)})
+    assert done.returncode == 0, done.stderr[-4000:]
+    return out
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +71,48 @@ def load_object(tmp_path, cc):
         return ctypes.CDLL(str(lib_path))
 
     return load
+
+
+# -- the headline-skip guard ----------------------------------------------------
+#
+# The headline tests are the ones whose skipping once left CI green while they
+# checked nothing: the corpus, llc parity, the fuzz campaigns and crashers, the
+# soak, and concurrency (every test that compiles the corpus, the pools). Under
+# CI (CI=true, as GitHub Actions, GitLab and .ci/run set it) a skip of one of
+# them is a failure; elsewhere it is only listed in the terminal summary, since
+# a developer may lack the test extra's llc. cibuildwheel's wheel test runs
+# without CI in its container and without the full test extra, so it keeps its
+# skips. Expected failures (xfail) are not skips.
+HEADLINE_FILES = {"test_corpus.py", "test_llc_parity.py", "test_fuzz.py", "test_soak.py", "test_pool.py"}
+HEADLINE_FIXTURES = {"corpus_files"}
+_headline_skips: list[str] = []
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def is_headline(item: pytest.Item) -> bool:
+    """Whether a skip of this test would hide one of the suite's main claims."""
+    return item.path.name in HEADLINE_FILES or bool(HEADLINE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped or hasattr(report, "wasxfail") or not is_headline(item):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    _headline_skips.append(f"{item.nodeid}: {reason}")
+    if _in_ci():
+        report.outcome = "failed"
+        report.longrepr = f"headline test skipped under CI=true (a skip here hides a main claim): {reason}"
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    if _headline_skips and not _in_ci():
+        write = terminalreporter.write_line  # type: ignore[attr-defined]
+        write(f"HEADLINE TESTS SKIPPED ({len(_headline_skips)}; under CI=true each would fail):", red=True)
+        for line in _headline_skips:
+            write(f"  {line}")

@@ -38,9 +38,8 @@ from pathlib import Path
 
 import llvmplug
 
-CORPUS = Path(
-    os.environ.get("LLVMPLUG_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus" / "codegen")
-)
+# The vendored corpus (tests/data/corpus/SOURCE.md), or a bigger one.
+CORPUS = Path(os.environ.get("LLVMPLUG_CORPUS") or Path(__file__).resolve().parent / "data" / "corpus")
 INPUTS = ("text", "bitcode", "random", "flags")
 OUTPUTS = ("obj", "asm", "bc", "ll")
 # Flags that are safe in process: each selects a standard, well-trodden pipeline.

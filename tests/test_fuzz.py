@@ -32,7 +32,7 @@ SEED = int(os.environ.get("LLVMPLUG_FUZZ_SEED", "2026"))
 CASES = int(os.environ.get("LLVMPLUG_FUZZ_CASES", "8000"))
 
 
-def campaign(tmp_path: Path, *args: str) -> dict:
+def campaign(tmp_path: Path, corpus: Path, *args: str) -> dict:
     crashers = tmp_path / "crashers"
     done = subprocess.run(
         [sys.executable, str(FUZZER), "--seed", str(SEED), "--cases", str(CASES), "--crashers", str(crashers), *args],
@@ -40,6 +40,7 @@ def campaign(tmp_path: Path, *args: str) -> dict:
         text=True,
         cwd=tempfile.gettempdir(),
         timeout=600,
+        env={**os.environ, "LLVMPLUG_CORPUS": str(corpus)},
     )
     if done.returncode < 0:
         current = crashers / "current.case"
@@ -54,19 +55,18 @@ def campaign(tmp_path: Path, *args: str) -> dict:
     return summary
 
 
-@pytest.mark.skipif(not (HERE.parents[1] / "shared" / "corpus" / "codegen").is_dir()
-                    and "LLVMPLUG_CORPUS" not in os.environ, reason="IR corpus not found")
 class TestCampaigns:
-    def test_mutated_text_in_process(self, tmp_path):
-        summary = campaign(tmp_path, "--mode", "inprocess", "--inputs", "text")
+    def test_mutated_text_in_process(self, tmp_path, corpus_files):
+        summary = campaign(tmp_path, corpus_files[0].parent, "--mode", "inprocess", "--inputs", "text")
         outcomes = summary["outcomes"]
         # Both sides of the parser were exercised, not just rejections.
         assert outcomes.get("text:ok", 0) > CASES // 20
         assert outcomes.get("text:ParseError", 0) > CASES // 4
 
     @pytest.mark.skipif(sys.platform == "win32", reason="process isolation is tested on POSIX")
-    def test_bitcode_random_bytes_and_options_in_process_isolation(self, tmp_path):
-        summary = campaign(tmp_path, "--mode", "process", "--inputs", "bitcode,random,flags", "--timeout", "20")
+    def test_bitcode_random_bytes_and_options_in_process_isolation(self, tmp_path, corpus_files):
+        summary = campaign(tmp_path, corpus_files[0].parent, "--mode", "process", "--inputs", "bitcode,random,flags",
+                           "--timeout", "20")
         outcomes = summary["outcomes"]
         for kind in ("bitcode", "random", "flags"):
             assert sum(n for key, n in outcomes.items() if key.startswith(kind + ":")) >= CASES // 3
@@ -95,10 +95,13 @@ def test_known_crashers_are_contained_by_process_isolation(crasher, arith_ir):
             assert crasher["in_process"] == "out-of-memory"
             assert "out of memory" in error.message
         except llvmplug.LLVMPlugError as error:
-            # LLVM got better at this input: a typed error is the contract.
-            print(f"{crasher['file']} no longer crashes LLVM: {error!r}; update crashers.json and the README")
+            # LLVM got better at this input. Still within the contract, but the
+            # kept crasher no longer tests containment: say so by failing.
+            pytest.fail(f"{crasher['file']} no longer crashes LLVM ({error!r}): move it out of "
+                        "tests/data/crashers/ (crashers.json) and update the README")
         else:
-            print(f"{crasher['file']} now compiles; update crashers.json and the README")
+            pytest.fail(f"{crasher['file']} now compiles: move it out of tests/data/crashers/ "
+                        "(crashers.json) and update the README")
         # The Plugin goes on serving, with the same results as ever.
         assert plugin.compile(arith_ir) == llvmplug.compile(arith_ir)
 

@@ -1,73 +1,50 @@
-"""benchmarks/lifecycle.py runs and reports every section (with tiny counts).
+"""The lifecycle rows of ``python -m benchmarks --quick``: reset, memory over cycles, private instances.
 
-Nothing here checks speed: the numbers belong in the benchmark's tables.
+Nothing here checks speed: the numbers belong in the report. What is checked
+is that each lifecycle question has its rows, with numbers, from the one
+runner (the report is the session's quick run, see conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-CHECKOUT = Path(__file__).resolve().parents[1]
 
-SMALL_RUN = r"""
-import json
-import benchmarks.lifecycle as lifecycle  # first: it takes the checkout off sys.path
-from benchmarks.corpus import loops
-import llvmplug
-results = {
-    "machine": lifecycle.machine_info(),
-    "quick": True,
-    "reload": lifecycle.measure_reload(3),
-    "fresh process": lifecycle.measure_fresh_process(1),
-    "rss cycles": [lifecycle.measure_rss_cycles((2, 4), private=False),
-                   lifecycle.measure_rss_cycles((2, 4), private=True),
-                   lifecycle.measure_empty_library_rss_cycles((2, 4))],
-    "throughput": {"loops-4": lifecycle.measure_throughput([loops(4).text], 0.3)},
-    "private copy": lifecycle.measure_private_copy(2),
-    "instance rss": lifecycle.measure_instance_rss(2, loops(2).text),
-}
-print(lifecycle.report(results))
-print(json.dumps({"llvmplug": llvmplug.__file__, "results": results}, default=str))
-"""
+def _results(report: Path) -> dict:
+    sections = json.loads((report / "benchmarks.json").read_text())["sections"]
+    return {name: section["result"] for name, section in sections.items()}
 
 
-def _python(*args: str) -> subprocess.CompletedProcess[str]:
-    # cwd is the checkout, as for `python -m benchmarks.lifecycle`: the
-    # benchmarks package must keep the source tree's llvmplug out.
-    return subprocess.run([sys.executable, *args], cwd=CHECKOUT, capture_output=True, text=True, timeout=600)
+def test_reset_rows_time_every_kind_of_reset_until_the_first_result(benchmark_quick_report):
+    reset = _results(benchmark_quick_report)["reset"]
+    first = reset["first_result"]
+    assert {"llvmplug.reset()", "Plugin(private=True).reload()", 'Plugin(isolation="process").reload()'} < set(first)
+    assert any(name.startswith("fresh worker process") for name in first)
+    assert all(row["n"] >= 5 and row["median"] > 0 for row in first.values())
+    # Ready is a part of the first result, never more than it.
+    for name, row in reset["ready"].items():
+        assert 0 < row["min"] <= first[name]["max"]
+    assert reset["copy_shim"]["median"] > 0 and reset["shim_bytes"] > 1 << 20
 
 
-def test_help():
-    done = _python("-m", "benchmarks.lifecycle", "--help")
-    assert done.returncode == 0, done.stderr
-    assert "--quick" in done.stdout and "--only" in done.stdout
+def test_memory_rows_cover_instances_and_cycles_with_the_empty_library_peer(benchmark_quick_report):
+    memory = _results(benchmark_quick_report)["memory"]
+    instances = memory["instances"]
+    assert len(instances["after_each"]) >= 2 and all(rss > instances["base"] for rss in instances["after_each"])
+    assert set(memory["cycles"]) == {"shared", "private", "reload-shared", "reload-private", "empty"}
+    for kind, cycle in memory["cycles"].items():
+        assert cycle["before"] > 0 and all(rss > 0 for rss in cycle["at"].values()), kind
+        assert isinstance(cycle["growth_per_cycle"], float), kind
+    assert memory["worker_process"] > 0
 
 
-def test_every_section_reports_numbers():
-    done = _python("-c", SMALL_RUN)
-    assert done.returncode == 0, done.stderr
-    *table, last = done.stdout.strip().splitlines()
-    data = json.loads(last)
-    assert not data["llvmplug"].startswith(str(CHECKOUT / "llvmplug"))  # the installed package
-    results = data["results"]
-    for kind in ("shared", "private"):
-        assert results["reload"][kind]["total"]["n"] == 3
-        assert results["reload"][kind]["total"]["median"] > 0
-    assert results["fresh process"]["median"] > 0
-    for rss in results["rss cycles"]:
-        if "skipped" in rss:  # the empty-library peer, without a C compiler
-            continue
-        assert rss["peak loaded"] > rss["before"] > 0
-        assert rss["growth per cycle"] is not None
-    runs = results["throughput"]["loops-4"]
-    assert set(runs) == {"1 instance, 1 thread", "1 instance, 2 threads", "2 private instances, 2 threads"}
-    assert all(run["modules"] > 0 for run in runs.values())
-    assert results["private copy"]["copy + load"]["median"] > 0
-    assert results["instance rss"]["per instance"] > 0
-    text = "\n".join(table)
-    for heading in ("### Reset", "### RSS over", "### Throughput", "### Cost of a private instance"):
-        assert heading in text
-    assert "nan" not in text
+def test_scaling_rows_compare_one_and_two_instances_and_the_pools(benchmark_quick_report):
+    scaling = _results(benchmark_quick_report)["scaling"]
+    for rows in scaling.values():
+        assert {"1 private instance", "2 private instances", "1 instance, 2 threads", "llvmplug.Pool(2)",
+                'llvmplug.Pool(2, isolation="process")'} == set(rows)
+        assert all(row["modules"] > 0 and row["per_second"] > 0 for row in rows.values())
+    markdown = (benchmark_quick_report / "benchmarks.md").read_text()
+    for heading in ("## Reset cost", "## Memory", "## Scaling"):
+        assert heading in markdown

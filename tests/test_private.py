@@ -207,31 +207,45 @@ def test_the_gil_is_released_while_the_shim_compiles():
     the main thread sees is a fraction of the compile's duration."""
     result = run_python(
         r"""
-import json, threading, time, warnings
+import json, math, threading, time, warnings
 import llvmplug
 from lifecycle_support import generated_module
 warnings.simplefilter("ignore")
-ir = generated_module(150)
 plugin = llvmplug.Plugin(private=True)
+# Size the module from a compile measured here, now, to last about a second:
+# long against the scheduler's time slices even on a loaded machine.
+plugin.compile(generated_module(20), flags="-O3")
+start = time.perf_counter()
+plugin.compile(generated_module(20), flags="-O3")
+functions = max(20, math.ceil(20 * 1.0 / (time.perf_counter() - start)))
+ir = generated_module(functions)
 plugin.compile(ir, flags="-O3")
-timing = {}
-def worker():
-    start = time.perf_counter()
-    plugin.compile(ir, flags="-O3")
-    timing["compile"] = time.perf_counter() - start
-thread = threading.Thread(target=worker)
-last = time.perf_counter()
-longest = 0.0
-thread.start()
-while thread.is_alive():
-    now = time.perf_counter()
-    longest = max(longest, now - last)
-    last = now
-thread.join()
-print(json.dumps({"compile": timing["compile"], "longest pause": longest}))
+attempts = []
+# A held GIL pauses the main thread for the whole compile, every time; a busy
+# machine can steal a long slice once. So the best of three attempts counts.
+for _ in range(3):
+    timing = {}
+    def worker():
+        start = time.perf_counter()
+        plugin.compile(ir, flags="-O3")
+        timing["compile"] = time.perf_counter() - start
+    thread = threading.Thread(target=worker)
+    last = time.perf_counter()
+    longest = 0.0
+    thread.start()
+    while thread.is_alive():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    thread.join()
+    attempts.append({"compile": timing["compile"], "longest pause": longest})
+    if longest < timing["compile"] / 2:
+        break
+print(json.dumps({"functions": functions, "attempts": attempts}))
 """
     )
-    assert result["compile"] > 0.2, result  # long enough for the comparison to mean something
+    best = min(result["attempts"], key=lambda a: a["longest pause"] / a["compile"])
+    assert best["compile"] > 0.2, result  # long enough for the comparison to mean something
     # Holding the GIL would make the pause as long as the compile (checked by
-    # hand with a ctypes.PyDLL call); the margin allows for a busy machine.
-    assert result["longest pause"] < result["compile"] / 2, result
+    # hand with a ctypes.PyDLL call).
+    assert best["longest pause"] < best["compile"] / 2, result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sys
@@ -32,6 +33,30 @@ def slow_module(blocks: int) -> str:
         previous, previous_block = f"%x{i}", f"e{i}"
     lines += [f"  ret i64 {previous}", "}", ""]
     return "\n".join(lines)
+
+
+@pytest.fixture(scope="module")
+def slow_ir():
+    """``slow_ir(seconds)``: a slow_module that -O2 compiles for about that long here.
+
+    Sized from a compile measured on this machine, now, so that a fast machine
+    cannot finish it before the kill, timeout or interrupt it is meant for.
+    (Compile time grows about linearly with the blocks: 500, 1000 and 2000
+    took 0.11, 0.27 and 0.49 s on the 2-core EPYC this was written on.)
+    """
+    with llvmplug.Plugin(private=True) as local:
+        local.compile(slow_module(200), flags="-O2")  # warm-up
+        start = time.perf_counter()
+        local.compile(slow_module(1000), flags="-O2")
+        per_block = (time.perf_counter() - start) / 1000
+    return lambda seconds: slow_module(max(1000, math.ceil(seconds / per_block)))
+
+
+# The kills, timeouts and interrupts below come this long into a compile that
+# is sized to last COMPILE_SECONDS: a 20x margin for a machine whose load
+# drops after the measurement.
+INTO_THE_COMPILE = 0.5
+COMPILE_SECONDS = 20 * INTO_THE_COMPILE
 
 
 @pytest.fixture
@@ -74,18 +99,18 @@ def test_warnings_are_forwarded(plugin):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGSEGV])
-def test_child_killed_during_compile(plugin, arith_ir, signum):
+def test_child_killed_during_compile(plugin, arith_ir, signum, slow_ir):
     plugin.set_options("-x86-asm-syntax=intel")
     expected = plugin.compile(arith_ir, output="asm")
     victim = plugin.worker_pid
     # Kill the child while it is busy with a compile that takes seconds.
-    killer = threading.Timer(0.5, os.kill, (victim, signum))
+    killer = threading.Timer(INTO_THE_COMPILE, os.kill, (victim, signum))
     killer.start()
     started = time.monotonic()
     with pytest.raises(llvmplug.WorkerCrashedError) as caught:
-        plugin.compile(slow_module(6000), flags="-O2")
+        plugin.compile(slow_ir(COMPILE_SECONDS), flags="-O2")
     killer.join()
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < COMPILE_SECONDS / 2  # the kill cut the compile short
     assert caught.value.signal == signal.Signals(signum).name
     assert caught.value.returncode == -signum
     assert signal.Signals(signum).name in str(caught.value)
@@ -95,12 +120,12 @@ def test_child_killed_during_compile(plugin, arith_ir, signum):
     assert not os.path.exists(f"/proc/{victim}")  # reaped, no zombie
 
 
-def test_timeout_kills_and_replaces_the_child(plugin, arith_ir):
+def test_timeout_kills_and_replaces_the_child(plugin, arith_ir, slow_ir):
     victim = plugin.worker_pid
     started = time.monotonic()
     with pytest.raises(llvmplug.CompileTimeoutError, match="within 0.5 s") as caught:
-        plugin.compile(slow_module(6000), flags="-O2", timeout=0.5)
-    assert time.monotonic() - started < 15
+        plugin.compile(slow_ir(COMPILE_SECONDS), flags="-O2", timeout=INTO_THE_COMPILE)
+    assert time.monotonic() - started < COMPILE_SECONDS / 2  # the timeout cut the compile short
     assert isinstance(caught.value, TimeoutError)
     assert not os.path.exists(f"/proc/{victim}")
     assert plugin.compile(arith_ir, timeout=60) == llvmplug.compile(arith_ir)
@@ -172,7 +197,7 @@ def test_bad_memory_limits(limit, error):
         llvmplug.Plugin(isolation="process", memory_limit=limit)
 
 
-def test_interrupted_call_replaces_the_child(plugin, arith_ir):
+def test_interrupted_call_replaces_the_child(plugin, arith_ir, slow_ir):
     # An exception in the waiting thread (here a KeyboardInterrupt raised by a
     # signal handler, as Ctrl-C would) must not leave a reply in the pipe
     # that would answer the next request.
@@ -182,9 +207,9 @@ def test_interrupted_call_replaces_the_child(plugin, arith_ir):
     victim = plugin.worker_pid
     previous = signal.signal(signal.SIGALRM, interrupt)
     try:
-        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        signal.setitimer(signal.ITIMER_REAL, INTO_THE_COMPILE)
         with pytest.raises(KeyboardInterrupt):
-            plugin.compile(slow_module(6000), flags="-O2")
+            plugin.compile(slow_ir(COMPILE_SECONDS), flags="-O2")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -202,16 +227,17 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_child_exits_when_its_parent_is_killed_mid_compile(tmp_path):
+def test_child_exits_when_its_parent_is_killed_mid_compile(tmp_path, slow_ir):
     module = tmp_path / "slow.ll"
-    module.write_text(slow_module(8000))
+    module.write_text(slow_ir(COMPILE_SECONDS))
     parent = (
         "import os, signal, sys, threading, time, llvmplug\n"
         "plugin = llvmplug.Plugin(isolation='process')\n"
         "print(plugin.worker_pid, flush=True)\n"
-        f"work = threading.Thread(target=plugin.compile, args=(open({str(module)!r}).read(),), daemon=True)\n"
+        f"work = threading.Thread(target=plugin.compile, args=(open({str(module)!r}).read(),),\n"
+        "                         kwargs={'flags': '-O2'}, daemon=True)\n"
         "work.start()\n"
-        "time.sleep(1.0)\n"
+        f"time.sleep({2 * INTO_THE_COMPILE})\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
     import subprocess
@@ -223,7 +249,9 @@ def test_child_exits_when_its_parent_is_killed_mid_compile(tmp_path):
                           stderr=subprocess.DEVNULL, text=True, cwd=tempfile.gettempdir()) as process:
         child = int(process.stdout.readline())
         assert process.wait(timeout=120) == -signal.SIGKILL
-        deadline = time.monotonic() + 3  # the compile alone would go on for several seconds more
+        # Well before the compile could have ended on its own (the child
+        # polls for its parent every 0.5 s).
+        deadline = time.monotonic() + COMPILE_SECONDS / 2
         while _running(child) and time.monotonic() < deadline:
             time.sleep(0.1)
         orphaned = _running(child)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +11,10 @@ from pathlib import Path
 import pytest
 
 CHECKOUT = Path(__file__).resolve().parents[1]
-CORPUS = CHECKOUT.parent / "shared" / "corpus" / "codegen"
 
 
 @pytest.mark.parametrize("isolation", ["none", "process"])
-def test_soak_runs_and_reports_a_slope(tmp_path, isolation):
-    if not CORPUS.is_dir():
-        pytest.skip(f"IR corpus not found at {CORPUS}")
+def test_soak_runs_and_reports_a_slope(tmp_path, isolation, corpus_files):
     out = tmp_path / "soak.json"
     # benchmarks/__init__.py drops the checkout from sys.path, so this runs
     # against the installed llvmplug although it starts in the checkout.
@@ -24,9 +22,10 @@ def test_soak_runs_and_reports_a_slope(tmp_path, isolation):
         [sys.executable, "-m", "benchmarks.soak", "--compiles", "600", "--sample-every", "100",
          "--fatal-rate", "0.03", "--reload-rate", "0.01", "--isolation", isolation, "--json", str(out)],
         cwd=CHECKOUT, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "LLVMPLUG_CORPUS": str(corpus_files[0].parent)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "RSS slope over the second half" in done.stdout
+    assert "| RSS slope, 2nd half |" in done.stdout
     result = json.loads(out.read_text())
     counts = result["counts"]
     assert counts["compiles"] == 600

@@ -1,0 +1,78 @@
+"""Memory probes, each run in a fresh interpreter so nothing else is counted (see memory.py).
+
+Run by path with a JSON request; prints one JSON object:
+
+- ``{"what": "instances", "module": IR, "count": N}``: RSS after loading each
+  private instance and compiling in it, and after unloading them all;
+- ``{"what": "cycles", "kind": "shared"|"private"|"reload-shared"|"reload-private"|"empty:/lib.so",
+  "module": IR, "checkpoints": [...]}``: RSS over load/compile/unload cycles
+  (or compile/reload cycles of one Plugin; or dlopen/call/dlclose of an empty
+  C library, the peer: what the dynamic loader itself costs per cycle);
+- ``{"what": "llvmlite", "module": IR}``: RSS before and after llvmlite compiled it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import rss_bytes  # noqa: E402 - after the path set-up above
+
+
+def instances(module: str, count: int) -> dict[str, Any]:
+    import llvmplug
+
+    llvmplug.Plugin(private=True).unload()  # cffi and first-load allocations are not an instance's
+    base, after, loaded = rss_bytes(), [], []
+    for _ in range(count):
+        loaded.append(llvmplug.Plugin(private=True))
+        loaded[-1].compile(module)
+        after.append(rss_bytes())
+    for plugin in loaded:
+        plugin.unload()
+    return {"base": base, "after_each": after, "after_unload": rss_bytes()}
+
+
+def cycles(kind: str, module: str, checkpoints: list[int]) -> dict[str, Any]:
+    import ctypes
+
+    import _ctypes
+    import llvmplug
+
+    at: dict[int, int | None] = {}
+    keep = llvmplug.Plugin(private=kind == "reload-private") if kind.startswith("reload-") else None
+    before = rss_bytes()
+    for cycle in range(1, max(checkpoints) + 1):
+        if kind.startswith("empty:"):
+            library = ctypes.CDLL(kind[len("empty:"):])
+            library.empty_function()
+            _ctypes.dlclose(library._handle)
+        elif keep is not None:
+            keep.compile(module)
+            keep.reload()
+        else:
+            plugin = llvmplug.Plugin(private=kind == "private")
+            plugin.compile(module)
+            plugin.unload()
+        if cycle in checkpoints:
+            at[cycle] = rss_bytes()
+    return {"before": before, "at": at}
+
+
+def llvmlite(module: str) -> dict[str, Any]:
+    base = rss_bytes()
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    llvm.Target.from_default_triple().create_target_machine(opt=2).emit_object(llvm.parse_assembly(module))
+    return {"base": base, "loaded": rss_bytes()}
+
+
+if __name__ == "__main__":
+    request = json.loads(sys.argv[1])
+    what = request.pop("what")
+    print(json.dumps({"instances": instances, "cycles": cycles, "llvmlite": llvmlite}[what](**request)))
