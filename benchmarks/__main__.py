@@ -46,7 +46,7 @@ from .corpus import corpus_dir
 # Run in this order (latency first, on a quiet process). The lead adds the
 # sections being written elsewhere (gpu, cache, throughput, reset_standby)
 # here as they are merged.
-SECTIONS = ["latency", "overhead", "reset", "scaling", "recovery", "memory", "artefacts", "options", "soak"]
+SECTIONS = ["latency", "overhead", "reset", "scaling", "recovery", "memory", "artefacts", "options", "soak", "gpu", "cache"]
 
 
 def _parser() -> argparse.ArgumentParser:
