@@ -159,8 +159,10 @@ def test_memory_limit_turns_a_runaway_allocation_into_a_typed_error(arith_ir):
         assert plugin.compile(arith_ir, flags="-O3") == llvmplug.compile(arith_ir, flags="-O3")
         with pytest.raises(llvmplug.InternalError, match="out of memory in LLVM"):
             plugin.compile(crasher.read_bytes(), "x86_64-unknown-linux-gnu", "-O0", timeout=60)
-        assert plugin.poisoned is False  # the child reloads its copy before the next call
+        assert plugin.poisoned  # the child's copy is suspect until the next call replaces it
+        pid = plugin.worker_pid
         assert plugin.compile(arith_ir, flags="-O3") == llvmplug.compile(arith_ir, flags="-O3")
+        assert not plugin.poisoned and plugin.worker_pid == pid  # the child replaced its copy, not itself
 
 
 @pytest.mark.parametrize(
@@ -237,10 +239,10 @@ def test_parent_reads_only_data_and_llvmplug_errors_from_the_child():
     import io
     import pickle
 
-    from llvmplug import process
+    from llvmplug import _protocol
 
     def read(message: object) -> object:
-        return process._ReplyUnpickler(io.BytesIO(pickle.dumps(message))).load()
+        return _protocol._ReplyUnpickler(io.BytesIO(pickle.dumps(message))).load()
 
     with pytest.raises(pickle.UnpicklingError, match="forbidden object: posix.system"):
         read(("ok", os.system))

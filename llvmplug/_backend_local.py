@@ -1,0 +1,306 @@
+"""The in-process backend of :class:`llvmplug.Plugin`: a loaded copy of the shim.
+
+It owns the copy's lifecycle: load, reload, recovery after an error that
+unwound through LLVM, the optional warmed standby copy, and what a forked
+child must do with a copy it inherited. Arguments arrive already checked
+(see :mod:`llvmplug._args`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from . import _abi, _loader, errors
+
+# Compiled once by every standby copy before it is swapped in, so that
+# whatever LLVM sets up on its first compile is done off the caller's path.
+WARM_MODULE = b"define void @llvmplug_warm() {\n  ret void\n}\n"
+
+# Each unwound through LLVM frames that ran no destructors: the copy is suspect.
+SUSPECT_ERRORS = (errors.FatalError, errors.CodegenError, errors.InternalError)
+
+_backends: weakref.WeakSet[LocalBackend] = weakref.WeakSet()
+
+
+def _release(owned: dict[str, Any]) -> None:
+    """Close everything a backend owns (its finalizer: holds no reference to the backend)."""
+    for key in ("standby", "library"):
+        library = owned.pop(key, None)
+        if library is not None:
+            if library.suspect:
+                _loader.retire(library)
+            else:
+                library.close()
+    file = owned.pop("file", None)
+    if file is not None:
+        file.close()
+
+
+class LocalBackend:
+    """One copy of LLVM in this process (plus, with ``standby``, a warmed spare)."""
+
+    isolation = "none"
+    worker_pid = None
+
+    def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
+                 standby: bool) -> None:
+        self._private = private
+        self._source = path
+        self._policy = policy
+        self._reload_after_fatal = reload_after_fatal
+        self._standby_wanted = standby
+        self._sticky: list[str] = []
+        self._poisoned = False
+        self._wanted = True  # False after unload(), until reload()
+        self._forked = False  # a forked child: load a copy of its own before the next call
+        self._generation = 0  # bumped by every reload/unload: a late standby is dropped
+        self._standby_thread: threading.Thread | None = None
+        self._init_sync()
+        # library, standby, file (a private copy's memfd, kept for the next load)
+        self._owned: dict[str, Any] = {}
+        self._finalizer = weakref.finalize(self, _release, self._owned)
+        # At interpreter exit a daemon thread may still be inside the shim;
+        # unmapping it then would crash the exit. The process exit unmaps it
+        # anyway, and on POSIX a private copy's file is already gone. Windows
+        # must FreeLibrary before it can delete a copy.
+        self._finalizer.atexit = os.name == "nt"
+        self._owned["library"] = self._new_library(fallback=False)
+        _backends.add(self)
+        if standby:
+            self._start_standby(None)
+
+    def _init_sync(self) -> None:
+        self._state = threading.Condition()
+        self._active = 0  # calls in progress
+        self._changing = False  # a reload, unload or recovery is in progress
+
+    # -- copies ------------------------------------------------------------
+
+    def _new_library(self, *, fallback: bool, file: _loader.PrivateFile | None = None) -> _loader.Library:
+        """A loaded copy with the policy applied (before anything else runs in it)."""
+        library = _loader.Library(self._source, private=self._private or self._forked or self._standby_wanted,
+                                  file=file, fallback_private=fallback)
+        try:
+            policy = {"safe": library.lib.LLVMPLUG_POLICY_SAFE, "all": library.lib.LLVMPLUG_POLICY_ALL}
+            _abi.call(library.lib, "llvmplug_set_policy", policy[self._policy])
+        except BaseException:
+            library.close()
+            raise
+        return library
+
+    def _start_standby(self, retired: _loader.Library | None) -> None:
+        """Retire ``retired`` and prepare the next warmed standby, on a background thread."""
+        thread = threading.Thread(target=self._prepare_standby, args=(retired, self._generation),
+                                  name="llvmplug-standby", daemon=True)
+        self._standby_thread = thread
+        thread.start()
+
+    def _prepare_standby(self, retired: _loader.Library | None, generation: int) -> None:
+        file = None
+        if retired is not None:
+            if retired.suspect:
+                _loader.retire(retired)
+            else:
+                file = retired.close(keep_file=True)  # its bytes become the next standby
+        try:
+            library = self._new_library(fallback=True, file=file)
+        except errors.LLVMPlugError:
+            return  # the next reload loads a copy itself and reports the error
+        try:
+            array, keep = _abi.buffers([WARM_MODULE])
+            _abi.call_parts(library.lib, "llvmplug_compile", array, len(keep), b"", b"-filetype=obj", 0)
+        except errors.LLVMPlugError:
+            library.close()
+            return
+        with self._state:
+            if generation == self._generation and self._wanted and not self._forked:
+                self._owned["standby"] = library
+                library = None
+            self._state.notify_all()
+        if library is not None:
+            library.close()
+
+    def _take_standby(self) -> _loader.Library | None:
+        """The warmed standby, waiting for one in preparation; None if there is none."""
+        thread = self._standby_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        return self._owned.pop("standby", None)
+
+    def _replace(self, *, suspect: bool) -> None:
+        """Swap in a new copy (the standby if there is one); the caller holds the state."""
+        old = self._owned.pop("library", None)
+        if old is not None:
+            old.suspect = old.suspect or suspect
+        self._poisoned = False
+        if self._standby_wanted:
+            library = self._take_standby()
+            self._generation += 1
+            if library is None:
+                if old is not None and old.suspect:
+                    _loader.retire(old)
+                    old = None
+                library = self._new_library(fallback=True)
+            self._owned["library"] = library
+            self._start_standby(old)
+            return
+        file = None
+        if old is not None:
+            if old.suspect:
+                _loader.retire(old)
+            else:
+                file = old.close(keep_file=True)
+        file = file or self._owned.pop("file", None)
+        self._owned["library"] = self._new_library(fallback=True, file=file)
+
+    # -- the state machine of calls and changes ------------------------------
+
+    @contextlib.contextmanager
+    def _changing_state(self) -> Iterator[None]:
+        with self._state:
+            while self._changing:
+                self._state.wait()
+            self._changing = True
+            while self._active:
+                self._state.wait()
+        try:
+            yield
+        finally:
+            with self._state:
+                self._changing = False
+                self._state.notify_all()
+
+    def _recover(self) -> None:
+        """Replace a poisoned (or, after a fork, inherited) copy; sticky options carry over."""
+        with self._changing_state():
+            if not self._wanted or not (self._poisoned or self._forked):
+                return  # another thread recovered first, or unload() ran
+            sticky = self._sticky
+            self._replace(suspect=self._poisoned)
+            self._forked = False
+            lib = self._owned["library"].lib
+            for line in sticky:
+                _abi.call(lib, "llvmplug_set_options", line.encode())
+
+    @contextlib.contextmanager
+    def _calling(self) -> Iterator[Any]:
+        if self._forked or (self._poisoned and self._reload_after_fatal):
+            self._recover()
+        with self._state:
+            while self._changing:
+                self._state.wait()
+            library = self._owned.get("library")
+            if library is None or not self._wanted:
+                raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
+            self._active += 1
+        try:
+            yield library.lib
+        except SUSPECT_ERRORS:
+            library.suspect = True
+            self._poisoned = True
+            raise
+        finally:
+            with self._state:
+                self._active -= 1
+                if not self._active:
+                    self._state.notify_all()
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def reload(self) -> None:
+        with self._changing_state():
+            self._wanted = True
+            self._forked = False
+            self._sticky = []
+            self._replace(suspect=self._poisoned)
+
+    def unload(self) -> None:
+        with self._changing_state():
+            self._wanted = False
+            self._poisoned = False
+            self._generation += 1
+            thread = self._standby_thread
+            if thread is not None:
+                thread.join()
+            _release(self._owned)
+
+    def after_fork_in_child(self) -> None:
+        """Forget every inherited copy (the loader abandoned them); load one of our own when next called."""
+        self._init_sync()
+        self._standby_thread = None
+        self._owned.clear()
+        self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _release, self._owned)
+        self._finalizer.atexit = os.name == "nt"
+        self._poisoned = False
+        self._forked = self._wanted
+
+    # -- properties ----------------------------------------------------------
+
+    @property
+    def loaded(self) -> bool:
+        return self._wanted and ("library" in self._owned or self._forked)
+
+    @property
+    def poisoned(self) -> bool:
+        return self._poisoned
+
+    @property
+    def loaded_path(self) -> Path | None:
+        library = self._owned.get("library")
+        return library.path if library is not None else None
+
+    @property
+    def sticky_options(self) -> tuple[str, ...]:
+        return tuple(self._sticky)
+
+    # -- calls ---------------------------------------------------------------
+
+    def compile(self, modules: list[bytes], target: str, line: str, parts: int,
+                timeout: float | None = None) -> tuple[list[bytes], list[str]]:
+        array, keep = _abi.buffers(modules)
+        with self._calling() as lib:
+            data, message = _abi.call_parts(lib, "llvmplug_compile", array, len(keep), target.encode(),
+                                            line.encode(), parts)
+        return data, [message] if message else []
+
+    def info(self) -> dict[str, Any]:
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_info")
+        return json.loads(data)
+
+    def target_info(self, triple: str) -> dict[str, Any]:
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_target_info", triple.encode())
+        return json.loads(data)
+
+    def set_options(self, line: str) -> None:
+        with self._calling() as lib:
+            _abi.call(lib, "llvmplug_set_options", line.encode())
+            self._sticky.append(line)
+
+    def clear_options(self) -> None:
+        with self._calling() as lib:
+            _abi.call(lib, "llvmplug_clear_options")
+            self._sticky = []
+
+    def options(self, pattern: str) -> list[dict[str, Any]]:
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_list_options", pattern.encode())
+        return json.loads(data)
+
+
+def _after_fork_in_child() -> None:
+    for backend in list(_backends):
+        backend.after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
