@@ -7,6 +7,7 @@ cffi unchanged but for the export macro. Nothing is declared twice.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from pathlib import Path
@@ -114,3 +115,17 @@ def buffers(modules: list[bytes]) -> tuple[Any, list[Any]]:
         entry.data = data
         entry.size = len(data)
     return array, keep
+
+
+def _after_fork_in_child() -> None:
+    """Only the forking thread exists now: a lock another thread held would stay held."""
+    global _ffi_lock
+    _ffi_lock = threading.Lock()
+    if _ffi is not None and hasattr(_ffi, "_lock"):
+        # cffi's own lock around dlopen/dlclose (a standby or retiring thread
+        # of the parent may have been inside one).
+        _ffi._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -116,7 +116,7 @@ class _Child:
             # stdin/stdout, which the worker moves off fds 0 and 1 at once.
             # (Unverified here.)
             process = subprocess.Popen([sys.executable, "-c", _BOOTSTRAP], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, cwd=self.directory)
+                                       stdout=subprocess.PIPE, cwd=self.directory, bufsize=0)
             return process, process.stdin, process.stdout  # type: ignore[return-value]
         # Dedicated pipes, not stdin/stdout: nothing LLVM prints can land in
         # the protocol. os.pipe() makes them non-inheritable; pass_fds hands
@@ -139,7 +139,7 @@ class _Child:
         finally:
             for fd in (request_read, reply_write):
                 os.close(fd)
-        return process, os.fdopen(request_write, "wb"), os.fdopen(reply_read, "rb")
+        return process, os.fdopen(request_write, "wb", buffering=0), os.fdopen(reply_read, "rb", buffering=0)
 
     def request(self, message: Any) -> int:
         number = self.next_id

@@ -42,17 +42,28 @@ class _ReplyUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"llvmplug's worker sent a forbidden object: {module}.{name}")
 
 
+# The streams are unbuffered (raw FileIO): a buffered stream has a lock, which
+# a thread blocked reading it holds across a fork, and the forked child must
+# be able to close its copy of the pipe.
+
+
 def send(stream: BinaryIO, number: int, message: Any) -> None:
     payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(HEADER.pack(MAGIC, number, len(payload)) + payload)
-    stream.flush()
+    data = memoryview(HEADER.pack(MAGIC, number, len(payload)) + payload)
+    while data:
+        written = stream.write(data)
+        data = data[written or 0:]
 
 
 def _read(stream: BinaryIO, size: int) -> bytes:
-    data = stream.read(size)
-    if data is None or len(data) < size:
-        raise EOFError("the pipe closed mid-frame")
-    return data
+    chunks = []
+    while size:
+        chunk = stream.read(size)
+        if not chunk:
+            raise EOFError("the pipe closed mid-frame")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_frame(stream: BinaryIO) -> tuple[int, bytes]:

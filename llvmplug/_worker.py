@@ -32,14 +32,14 @@ def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
         requests, replies = (int(fd) for fd in argv)
         for fd in (requests, replies):
             os.set_inheritable(fd, False)  # nothing LLVM starts may hold them
-        return os.fdopen(requests, "rb"), os.fdopen(replies, "wb")
+        return os.fdopen(requests, "rb", buffering=0), os.fdopen(replies, "wb", buffering=0)
     # Windows: the protocol came on stdin/stdout; move it off fds 0 and 1.
     requests_fd, replies_fd = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
     os.dup2(2, 1)
-    return os.fdopen(requests_fd, "rb"), os.fdopen(replies_fd, "wb")
+    return os.fdopen(requests_fd, "rb", buffering=0), os.fdopen(replies_fd, "wb", buffering=0)
 
 
 def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -81,7 +81,6 @@ def main() -> None:
     if os.name == "posix":  # a POSIX child is re-parented when its parent dies
         threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     requests, replies = _protocol_streams(sys.argv[1:])
-    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     sys.stdout = sys.stderr
     try:
         number, payload = _protocol.read_frame(requests)
