@@ -139,7 +139,8 @@ class LocalBackend:
         old = self._owned.pop("library", None)
         if old is not None:
             old.suspect = old.suspect or suspect
-        self._poisoned = False
+        # From here the Plugin has no copy until one loads; if none does
+        # (the error is raised), the next call tries again.
         if self._standby_wanted:
             library = self._take_standby()
             self._generation += 1
@@ -149,6 +150,7 @@ class LocalBackend:
                     old = None
                 library = self._new_library(fallback=True)
             self._owned["library"] = library
+            self._poisoned = False
             self._start_standby(old)
             return
         file = None
@@ -159,6 +161,7 @@ class LocalBackend:
                 file = old.close(keep_file=True)
         file = file or self._owned.pop("file", None)
         self._owned["library"] = self._new_library(fallback=True, file=file)
+        self._poisoned = False
 
     # -- the state machine of calls and changes ------------------------------
 
@@ -180,7 +183,7 @@ class LocalBackend:
     def _recover(self) -> None:
         """Replace a poisoned (or, after a fork, inherited) copy; sticky options carry over."""
         with self._changing_state():
-            if not self._wanted or not (self._poisoned or self._forked):
+            if not self._wanted or not self._needs_copy():
                 return  # another thread recovered first, or unload() ran
             sticky = self._sticky
             self._replace(suspect=self._poisoned)
@@ -189,9 +192,14 @@ class LocalBackend:
             for line in sticky:
                 _abi.call(lib, "llvmplug_set_options", line.encode())
 
+    def _needs_copy(self) -> bool:
+        """Whether the next call needs a new copy: poisoned, forked, or an earlier load failed."""
+        return self._wanted and (self._forked or (self._poisoned and self._reload_after_fatal)
+                                 or "library" not in self._owned)
+
     @contextlib.contextmanager
     def _calling(self) -> Iterator[Any]:
-        if self._forked or (self._poisoned and self._reload_after_fatal):
+        if self._needs_copy():
             self._recover()
         with self._state:
             while self._changing:
