@@ -34,6 +34,21 @@ def cdef_source(header_text: str) -> str:
     return re.sub(r"\bLLVMPLUG_API\b", "", header_text[start:stop])
 
 
+def missing_message(path: Path) -> str:
+    """Why a file of the built shim is missing, naming the usual cause."""
+    package = LIB_DIR.parent
+    if path.parent == LIB_DIR and (package.parent / "pyproject.toml").is_file():
+        # Python imported llvmplug from a checkout (the current directory is
+        # first on sys.path), which shadows the installed package.
+        return (
+            f"llvmplug was imported from the source tree {package} (a checkout: there is a "
+            f"pyproject.toml beside it), which has no built shim ({path} is missing); it shadows "
+            "the installed package. Run Python from another directory, or build the shim into "
+            "the tree (see 'Building' in the README)"
+        )
+    return f"llvmplug's shim is missing: {path} (install the package with 'pip install .')"
+
+
 _ffi: cffi.FFI | None = None
 _ffi_lock = threading.Lock()
 
@@ -57,10 +72,7 @@ def _build_ffi() -> cffi.FFI:
     try:
         text = HEADER.read_text(encoding="utf-8")
     except OSError as error:
-        raise errors.LibraryLoadError(
-            f"llvmplug's shim is not built ({HEADER} is missing); "
-            "install the package with 'pip install .' rather than importing the source tree"
-        ) from error
+        raise errors.LibraryLoadError(missing_message(HEADER)) from error
     result = cffi.FFI()
     result.cdef(cdef_source(text))
     return result

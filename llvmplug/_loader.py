@@ -64,21 +64,6 @@ def library_path() -> Path:
     return _abi.LIB_DIR / LIBRARY_NAME
 
 
-def missing_shim_message(path: Path) -> str:
-    """Why the package's shim is missing, naming the usual cause."""
-    package = _abi.LIB_DIR.parent
-    if path == library_path() and (package.parent / "pyproject.toml").is_file():
-        # Python imported llvmplug from a checkout (the current directory is
-        # first on sys.path), which shadows the installed package.
-        return (
-            f"llvmplug was imported from the source tree {package} (there is a pyproject.toml "
-            f"beside it), which has no built shim ({path} is missing); it shadows the "
-            "installed package. Run Python from another directory, or build the shim into "
-            "the tree (see 'Building' in the README)"
-        )
-    return f"llvmplug's shim is missing: {path}"
-
-
 # -- bookkeeping shared by every Library (reset in a forked child) -----------
 
 # The package's own file may be loaded by one Library at a time: two handles
@@ -262,7 +247,7 @@ class Library:
         if not source.is_absolute():
             raise errors.ArgumentError(f"the shim must be loaded by absolute path, not {source}")
         if file is None and not source.is_file():  # a file given is a copy already made
-            raise errors.LibraryLoadError(missing_shim_message(source))
+            raise errors.LibraryLoadError(_abi.missing_message(source))
         _wait_for_retiring()
         self.source = source
         self.lib: Any = None
