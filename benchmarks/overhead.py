@@ -90,10 +90,10 @@ def _cold_python(plugin: llvmplug.Plugin, module: Module, count: int) -> dict[st
     Shows how much of the overhead is the interpreter running cold after the
     thread was away (caches refilled by LLVM or by other processes).
     """
-    from llvmplug import plugin as wrapper
+    from llvmplug import _args as wrapper
 
     try:
-        prepare = (wrapper._module_bytes, wrapper.flags_string, plugin._calling)  # noqa: SLF001
+        prepare = (wrapper.module_bytes, wrapper.flags_string, plugin._backend._calling)  # noqa: SLF001
     except AttributeError:
         return None  # the wrapper's internals changed; the diagnostic is optional
     module_bytes, flags_string, calling = prepare

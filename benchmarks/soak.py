@@ -168,8 +168,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the result here")
     parser.add_argument("--max-slope", type=float, help="fail if the second-half slope exceeds this many MiB/1000")
     args = parser.parse_args(argv)
-    if args.isolation == "none":
-        args.isolation = None
     warnings.simplefilter("ignore", llvmplug.LLVMPlugWarning)
     result = run(args)
     print(report(result))
