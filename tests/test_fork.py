@@ -70,14 +70,21 @@ shared = llvmplug.default_plugin()
 private = llvmplug.Plugin(private=True)
 private.set_options("-x86-asm-syntax=intel")
 intel = digest(llvmplug.Plugin(private=True).compile(ARITH, flags="-x86-asm-syntax=intel", output="asm"))
-parent_paths = [str(shared.loaded_path), str(private.loaded_path)]
+standby = llvmplug.Plugin(private=True, standby=True)
+parent_paths = [str(shared.loaded_path), str(private.loaded_path), str(standby.loaded_path)]
 stop = threading.Event()
 
 def busy(plugin):
     while not stop.is_set():
         plugin.compile(SLOW, flags="-O3")
 
+def resetting():
+    while not stop.is_set():
+        standby.reload()  # the standby's background thread is busy at some fork
+        standby.compile(ARITH)
+
 threads = [threading.Thread(target=busy, args=(p,)) for p in (shared, private, shared)]
+threads.append(threading.Thread(target=resetting))
 for t in threads: t.start()
 outcomes = []
 for round in range(4):
@@ -87,7 +94,8 @@ for round in range(4):
                 "asm": digest(shared.compile(ARITH, output="asm")),
                 "intel": digest(private.compile(ARITH, output="asm")),
                 "sticky": list(private.sticky_options),
-                "paths": [str(shared.loaded_path), str(private.loaded_path)]}
+                "standby": [digest(standby.compile(ARITH)), standby.reload(), digest(standby.compile(ARITH))],
+                "paths": [str(shared.loaded_path), str(private.loaded_path), str(standby.loaded_path)]}
     outcomes.append(in_child(work))
 stop.set()
 for t in threads: t.join()
@@ -105,6 +113,7 @@ print(json.dumps({"expected": expected, "intel": intel, "parent_paths": parent_p
         assert got["asm"] == result["expected"]["asm"]
         assert got["intel"] == result["intel"]  # the sticky option came along to the child's own copy
         assert got["sticky"] == ["-x86-asm-syntax=intel"]
+        assert got["standby"] == [result["expected"]["obj"], None, result["expected"]["obj"]]
         # Copies of the child's own, never the inherited ones.
         assert all(path.startswith("/memfd:llvmplug-") for path in got["paths"])
         assert not set(got["paths"]) & set(result["parent_paths"])
