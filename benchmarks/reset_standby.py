@@ -73,9 +73,9 @@ def _reset(plugin: llvmplug.Plugin) -> Callable[[], None]:
 
 def _standby_ready(plugin: llvmplug.Plugin) -> Callable[[], None]:
     def wait() -> None:
-        thread = plugin._backend._standby_thread  # noqa: SLF001 - the benchmark waits for the background work
-        if thread is not None:
-            thread.join()
+        done = plugin._backend._standby_done  # noqa: SLF001 - the benchmark waits for the background work
+        if done is not None:
+            done.wait()
         while _loader.retiring():
             time.sleep(0.001)
     return wait
@@ -108,7 +108,7 @@ standby = sys.argv[1] == "standby"
 plugin = llvmplug.Plugin(private=True, standby=standby)
 plugin.compile(open(sys.argv[2]).read())
 if standby:
-    plugin._backend._standby_thread.join()
+    plugin._backend._standby_done.wait()
 print(json.dumps(rss()))
 """
 

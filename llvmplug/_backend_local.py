@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import threading
 import weakref
 from collections.abc import Iterator
@@ -22,6 +23,12 @@ from . import _abi, _loader, errors
 # Compiled once by every standby copy before it is swapped in, so that
 # whatever LLVM sets up on its first compile is done off the caller's path.
 WARM_MODULE = b"define void @llvmplug_warm() {\n  ret void\n}\n"
+
+# After a swap, the background work (retiring the old copy, preparing the
+# next standby) waits for the new copy's first call to finish, at most this
+# long: it would otherwise compete with that call for the CPU and the GIL
+# (dlopen holds it), and the first result is what a reset is waiting for.
+STANDBY_DEFER = 1.0
 
 # Each unwound through LLVM frames that ran no destructors: the copy is suspect.
 SUSPECT_ERRORS = (errors.FatalError, errors.CodegenError, errors.InternalError)
@@ -41,7 +48,20 @@ def _release(owned: dict[str, Any]) -> None:
     file = owned.pop("file", None)
     if file is not None:
         file.close()
+    jobs = owned.pop("jobs", None)
+    if jobs is not None:
+        jobs.put(None)  # ends the standby thread
 
+
+def _serve_jobs(jobs: queue.SimpleQueue[Any]) -> None:
+    """A standby's background thread: runs jobs until told to stop (None)."""
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        function, args = job
+        function(*args)
+        job = function = args = None  # hold no reference to the backend between jobs
 
 class LocalBackend:
     """One copy of LLVM in this process (plus, with ``standby``, a warmed spare)."""
@@ -61,7 +81,7 @@ class LocalBackend:
         self._wanted = True  # False after unload(), until reload()
         self._forked = False  # a forked child: load a copy of its own before the next call
         self._generation = 0  # bumped by every reload/unload: a late standby is dropped
-        self._standby_thread: threading.Thread | None = None
+        self._standby_done: threading.Event | None = None  # set when the last standby job is over
         self._init_sync()
         # library, standby, file (a private copy's memfd, kept for the next load)
         self._owned: dict[str, Any] = {}
@@ -77,6 +97,8 @@ class LocalBackend:
             self._start_standby(None)
 
     def _init_sync(self) -> None:
+        self._served = threading.Event()  # the current copy finished a call (see STANDBY_DEFER)
+        self._served.set()
         self._state = threading.Condition()
         self._active = 0  # calls in progress
         self._changing = False  # a reload, unload or recovery is in progress
@@ -96,13 +118,26 @@ class LocalBackend:
         return library
 
     def _start_standby(self, retired: _loader.Library | None) -> None:
-        """Retire ``retired`` and prepare the next warmed standby, on a background thread."""
-        thread = threading.Thread(target=self._prepare_standby, args=(retired, self._generation),
-                                  name="llvmplug-standby", daemon=True)
-        self._standby_thread = thread
-        thread.start()
+        """Retire ``retired`` and prepare the next warmed standby, on the background thread.
 
-    def _prepare_standby(self, retired: _loader.Library | None, generation: int) -> None:
+        The thread is started once, not per reset: Thread.start() waits until
+        the new thread runs, which on a busy machine costs milliseconds.
+        """
+        jobs = self._owned.get("jobs")
+        if jobs is None:
+            jobs = self._owned["jobs"] = queue.SimpleQueue()
+            threading.Thread(target=_serve_jobs, args=(jobs,), name="llvmplug-standby", daemon=True).start()
+        done = self._standby_done = threading.Event()
+        jobs.put((self._prepare_standby, (retired, self._generation, done)))
+
+    def _prepare_standby(self, retired: _loader.Library | None, generation: int, done: threading.Event) -> None:
+        try:
+            self._make_standby(retired, generation)
+        finally:
+            done.set()
+
+    def _make_standby(self, retired: _loader.Library | None, generation: int) -> None:
+        self._served.wait(STANDBY_DEFER)
         file = None
         if retired is not None:
             if retired.suspect:
@@ -129,10 +164,14 @@ class LocalBackend:
 
     def _take_standby(self) -> _loader.Library | None:
         """The warmed standby, waiting for one in preparation; None if there is none."""
-        thread = self._standby_thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        self._wait_for_standby()
         return self._owned.pop("standby", None)
+
+    def _wait_for_standby(self) -> None:
+        done = self._standby_done
+        if done is not None:
+            self._served.set()  # the standby is wanted now
+            done.wait()
 
     def _replace(self, *, suspect: bool) -> None:
         """Swap in a new copy (the standby if there is one); the caller holds the state."""
@@ -151,6 +190,7 @@ class LocalBackend:
                 library = self._new_library(fallback=True)
             self._owned["library"] = library
             self._poisoned = False
+            self._served.clear()
             self._start_standby(old)
             return
         file = None
@@ -215,6 +255,7 @@ class LocalBackend:
             self._poisoned = True
             raise
         finally:
+            self._served.set()
             with self._state:
                 self._active -= 1
                 if not self._active:
@@ -234,15 +275,13 @@ class LocalBackend:
             self._wanted = False
             self._poisoned = False
             self._generation += 1
-            thread = self._standby_thread
-            if thread is not None:
-                thread.join()
+            self._wait_for_standby()
             _release(self._owned)
 
     def after_fork_in_child(self) -> None:
         """Forget every inherited copy (the loader abandoned them); load one of our own when next called."""
         self._init_sync()
-        self._standby_thread = None
+        self._standby_done = None
         self._owned.clear()
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _release, self._owned)
