@@ -52,7 +52,7 @@ class _TimedLibrary:
 def _calls(plugin: llvmplug.Plugin, module: Module, count: int) -> dict[str, Any]:
     # Reaches past the public API on purpose: the proxy must sit between the
     # Plugin and its loaded library for the duration of the measurement.
-    library = plugin._library  # noqa: SLF001
+    library = plugin._backend._owned["library"]  # noqa: SLF001
     timed = _TimedLibrary(library.lib)
     full, inner = [], []
     library.lib = timed
@@ -132,7 +132,7 @@ def run(plugin: llvmplug.Plugin, empty: Module, modules: dict[Module, float], ca
     ``modules`` maps each module to its compile time from the latency run,
     which sets how many calls fit in ``seconds_per_module`` (at least 5).
     """
-    with plugin._calling() as lib:  # noqa: SLF001 - the raw library, for the bare crossing
+    with plugin._backend._calling() as lib:  # noqa: SLF001 - the raw library, for the bare crossing
         crossing = _crossing(lib, calls * 10)
     empty_result = _calls(plugin, empty, calls)
     larger = [_calls(plugin, module, max(5, int(seconds_per_module / max(estimate, 1e-3))))
