@@ -13,6 +13,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Union
 
 from . import errors
@@ -101,6 +102,18 @@ def flags_string(flags: Any) -> str:
             f"flags must be a str or a sequence of str, not {type(flags).__name__}"
         )
     return shlex.join(text(flag, "each flag") for flag in flags)
+
+
+def shim_path(value: Any) -> Path | None:
+    """The shim to load: an absolute path (never one resolved through the current directory)."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise errors.ArgumentTypeError(f"path must be a str or a path, not {type(value).__name__}")
+    path = Path(value)
+    if not path.is_absolute():
+        raise errors.ArgumentError(f"the shim must be loaded by absolute path, not {path}")
+    return path
 
 
 def target(value: Any) -> str:

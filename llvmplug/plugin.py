@@ -80,9 +80,7 @@ class Plugin:
         self._policy = _args.choice(options, "options", _args.POLICIES)
         _args.boolean(standby, "standby")
         limit = _args.memory_limit(memory_limit, self._isolation)
-        if path is not None and not isinstance(path, (str, os.PathLike)):
-            raise errors.ArgumentTypeError(f"path must be a str or a path, not {type(path).__name__}")
-        self._source = Path(path) if path is not None else None
+        self._source = _args.shim_path(path)
         if standby and (self._isolation != "none" or not private):
             raise errors.ArgumentError(
                 "standby needs isolation='none' and private=True: the standby is a second copy "
@@ -90,8 +88,7 @@ class Plugin:
             )
         self._backend: Backend
         if self._isolation == "process":
-            resolved = None if self._source is None else self._source.resolve()
-            self._backend = ProcessBackend(private=private, path=resolved, policy=self._policy,
+            self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
                                            reload_after_fatal=reload_after_fatal, memory_limit=limit)
         else:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,

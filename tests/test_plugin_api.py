@@ -74,6 +74,8 @@ def test_one_class_in_both_isolations(plugin):
         ({"memory_limit": 1 << 30}, llvmplug.ArgumentError, "memory_limit needs isolation='process'"),
         ({"path": 3}, llvmplug.ArgumentTypeError, "path must be a str or a path"),
         ({"path": "relative/libllvmplug.so"}, llvmplug.ArgumentError, "absolute path"),
+        ({"path": "relative/libllvmplug.so", "isolation": "process"}, llvmplug.ArgumentError, "absolute path"),
+        ({"memory_limit": 2**63, "isolation": "process"}, llvmplug.ArgumentError, "memory_limit must be between"),
     ],
 )
 def test_constructor_arguments_are_checked_once_for_both(kwargs, error, words):
