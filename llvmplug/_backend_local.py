@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
 import threading
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import _abi, _loader, errors
+from . import _abi, _jobs, _loader, errors
 
 # Compiled once by every standby copy before it is swapped in, so that
 # whatever LLVM sets up on its first compile is done off the caller's path.
@@ -50,18 +49,7 @@ def _release(owned: dict[str, Any]) -> None:
         file.close()
     jobs = owned.pop("jobs", None)
     if jobs is not None:
-        jobs.put(None)  # ends the standby thread
-
-
-def _serve_jobs(jobs: queue.SimpleQueue[Any]) -> None:
-    """A standby's background thread: runs jobs until told to stop (None)."""
-    while True:
-        job = jobs.get()
-        if job is None:
-            return
-        function, args = job
-        function(*args)
-        job = function = args = None  # hold no reference to the backend between jobs
+        jobs.stop()
 
 class LocalBackend:
     """One copy of LLVM in this process (plus, with ``standby``, a warmed spare)."""
@@ -125,16 +113,8 @@ class LocalBackend:
         """
         jobs = self._owned.get("jobs")
         if jobs is None:
-            jobs = self._owned["jobs"] = queue.SimpleQueue()
-            threading.Thread(target=_serve_jobs, args=(jobs,), name="llvmplug-standby", daemon=True).start()
-        done = self._standby_done = threading.Event()
-        jobs.put((self._prepare_standby, (retired, self._generation, done)))
-
-    def _prepare_standby(self, retired: _loader.Library | None, generation: int, done: threading.Event) -> None:
-        try:
-            self._make_standby(retired, generation)
-        finally:
-            done.set()
+            jobs = self._owned["jobs"] = _jobs.Jobs("llvmplug-standby")
+        self._standby_done = jobs.submit(self._make_standby, retired, self._generation)
 
     def _make_standby(self, retired: _loader.Library | None, generation: int) -> None:
         self._served.wait(STANDBY_DEFER)

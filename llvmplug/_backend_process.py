@@ -28,7 +28,7 @@ import weakref
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from . import _protocol, errors
+from . import _jobs, _protocol, errors
 
 # The interpreter must import this very llvmplug (with its built shim), not
 # one that happens to be in the current directory: -c puts '' first on
@@ -188,13 +188,22 @@ class _Child:
         )
 
 
+# Compiled once by a standby child before it is swapped in.
+WARM_MODULE = b"define void @llvmplug_warm() {\n  ret void\n}\n"
+
+
+def _stop_jobs(jobs: _jobs.Jobs | None) -> None:
+    if jobs is not None:
+        jobs.stop()
+
+
 class ProcessBackend:
     """The Plugin API served by a child process; see the module docstring."""
 
     isolation = "process"
 
     def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
-                 memory_limit: int | None) -> None:
+                 memory_limit: int | None, standby: bool = False) -> None:
         self._config = {
             "private": private,
             "path": None if path is None else str(path),
@@ -207,9 +216,41 @@ class ProcessBackend:
         self._lock = threading.Lock()  # one request in flight per child
         self._wanted = True
         self._child: _Child | None = _Child(self._config, memory_limit)
+        # standby: a second child, started and warmed in the background,
+        # that reload() (or the replacement of a crashed child) swaps in.
+        self._jobs = _jobs.Jobs("llvmplug-standby") if standby else None
+        self._spare: _Child | None = None
+        self._spare_done: threading.Event | None = None
+        self._start_spare(None)
+        self._finalizer = weakref.finalize(self, _stop_jobs, self._jobs)
         _backends.add(self)
 
     # -- lifecycle ---------------------------------------------------------
+
+    def _start_spare(self, retired: _Child | None) -> None:
+        if self._jobs is not None:
+            self._spare_done = self._jobs.submit(self._make_spare, retired)
+
+    def _make_spare(self, retired: _Child | None) -> None:
+        if retired is not None:
+            retired.stop()  # off the caller's path: stopping waits for the child to exit
+        try:
+            spare = _Child(self._config, self._memory_limit)
+            number = spare.request(("compile", ([WARM_MODULE], "", "-filetype=obj", 0)))
+            _protocol.check_reply("compile", ([WARM_MODULE], "", "-filetype=obj", 0), spare.reply(number))
+        except (errors.LLVMPlugError, OSError, EOFError, _protocol.ProtocolError):
+            return  # the next reload starts a child itself and reports the error
+        if self._wanted and self._spare is None:
+            self._spare = spare
+        else:
+            spare.stop()
+
+    def _take_spare(self) -> _Child | None:
+        done = self._spare_done
+        if done is not None:
+            done.wait()
+        spare, self._spare = self._spare, None
+        return spare
 
     def _discard_child(self) -> None:
         child, self._child = self._child, None
@@ -220,7 +261,8 @@ class ProcessBackend:
         if not self._wanted:
             raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
         if self._child is None:
-            child = _Child(self._config, self._memory_limit)
+            child = self._take_spare() or _Child(self._config, self._memory_limit)
+            self._start_spare(None)
             self._child = child
             self._poisoned = False
             for line in self._sticky:
@@ -232,22 +274,38 @@ class ProcessBackend:
             self._wanted = False
             self._poisoned = False
             self._discard_child()
+            spare = self._take_spare()
+            if spare is not None:
+                spare.stop()
 
     def reload(self) -> None:
         with self._lock:
-            self._discard_child()
             self._sticky = []
             self._poisoned = False
             self._wanted = True
-            self._child = _Child(self._config, self._memory_limit)
+            spare = self._take_spare()
+            if spare is None:
+                self._discard_child()
+                self._child = _Child(self._config, self._memory_limit)
+                self._start_spare(None)
+            else:
+                old, self._child = self._child, spare
+                self._start_spare(old)
 
     def after_fork_in_child(self) -> None:
         """The child process belongs to our parent: forget it and start our own when next called."""
         self._lock = threading.Lock()
         child, self._child = self._child, None
-        if child is not None:
-            child.forget()
+        spare, self._spare = self._spare, None
+        for inherited in (child, spare):
+            if inherited is not None:
+                inherited.forget()
         self._poisoned = False
+        if self._jobs is not None:  # its thread stayed in the parent
+            self._jobs = _jobs.Jobs("llvmplug-standby")
+            self._finalizer.detach()
+            self._finalizer = weakref.finalize(self, _stop_jobs, self._jobs)
+            self._spare_done = None
 
     @property
     def loaded(self) -> bool:

@@ -46,11 +46,12 @@ class Plugin:
             :class:`InternalError` or :class:`WorkerCrashedError` instead of
             meeting the OOM killer. Leave about 300 MB for the interpreter
             and the shim; 1 GiB or more is sensible.
-        standby: keep a second, warmed copy loaded (``isolation="none"``,
-            ``private=True``): :meth:`reload` then swaps it in and retires the
-            old copy on a background thread, so a reset costs about a compile
-            of an empty module instead of a load. Costs the memory of one
-            more copy.
+        standby: keep a second, warmed copy ready (in process it needs
+            ``private=True``; with ``"process"`` it is a second child):
+            :meth:`reload` (and the replacement of a poisoned copy or of a
+            crashed child) swaps it in and retires the old one on a
+            background thread, so a reset costs a swap instead of a load.
+            Costs the memory of one more copy (about 30 MiB in process).
 
     A Plugin is safe to use from several threads. :meth:`unload` and
     :meth:`reload` wait for calls in progress. With ``isolation="process"``,
@@ -81,15 +82,16 @@ class Plugin:
         _args.boolean(standby, "standby")
         limit = _args.memory_limit(memory_limit, self._isolation)
         self._source = _args.shim_path(path)
-        if standby and (self._isolation != "none" or not private):
+        if standby and self._isolation == "none" and not private:
             raise errors.ArgumentError(
-                "standby needs isolation='none' and private=True: the standby is a second copy "
+                "standby needs private=True in process: the standby is a second copy "
                 "loaded in this process, and only a private copy can be loaded twice"
             )
         self._backend: Backend
         if self._isolation == "process":
             self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
-                                           reload_after_fatal=reload_after_fatal, memory_limit=limit)
+                                           reload_after_fatal=reload_after_fatal, memory_limit=limit,
+                                           standby=standby)
         else:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
                                          reload_after_fatal=reload_after_fatal, standby=standby)

@@ -69,8 +69,7 @@ def test_one_class_in_both_isolations(plugin):
         ({"options": "unsafe"}, llvmplug.ArgumentError, "options must be one of safe, all"),
         ({"options": None}, llvmplug.ArgumentError, "options must be one of safe, all"),
         ({"standby": "yes"}, llvmplug.ArgumentTypeError, "standby must be a bool"),
-        ({"standby": True}, llvmplug.ArgumentError, "standby needs isolation='none' and private=True"),
-        ({"standby": True, "private": True, "isolation": "process"}, llvmplug.ArgumentError, "standby needs"),
+        ({"standby": True}, llvmplug.ArgumentError, "standby needs private=True in process"),
         ({"memory_limit": 1 << 30}, llvmplug.ArgumentError, "memory_limit needs isolation='process'"),
         ({"path": 3}, llvmplug.ArgumentTypeError, "path must be a str or a path"),
         ({"path": "relative/libllvmplug.so"}, llvmplug.ArgumentError, "absolute path"),
@@ -313,3 +312,34 @@ print(json.dumps({"counts": counts, "after unload": copies()}))
     )
     assert result == {"counts": [2] * 5, "after unload": 0}  # the copy in use and its standby, never more
 
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; kills with POSIX signals")
+def test_process_standby_swaps_in_a_started_child(arith_ir):
+    import signal
+
+    expected = llvmplug.Plugin(private=True).compile(arith_ir, output="asm")
+    with llvmplug.Plugin(isolation="process", standby=True) as plugin:
+        plugin.compile(arith_ir)
+        for _ in range(2):
+            plugin._backend._spare_done.wait(120)  # noqa: SLF001 - the spare is ready
+            spare = plugin._backend._spare.pid  # noqa: SLF001
+            old = plugin.worker_pid
+            plugin.set_options("-x86-asm-syntax=intel")
+            plugin.reload()
+            assert plugin.worker_pid == spare  # the started child took over
+            assert plugin.sticky_options == ()
+            assert plugin.compile(arith_ir, output="asm") == expected
+            plugin._backend._spare_done.wait(120)  # noqa: SLF001 - the old child was stopped meanwhile
+            assert not os.path.exists(f"/proc/{old}")
+        # A crashed child is replaced by the spare too, with the sticky options re-applied.
+        plugin.set_options("-x86-asm-syntax=intel")
+        intel = plugin.compile(arith_ir, output="asm")
+        spare = plugin._backend._spare.pid  # noqa: SLF001
+        os.kill(plugin.worker_pid, signal.SIGKILL)
+        with pytest.raises(llvmplug.WorkerCrashedError):
+            plugin.compile(arith_ir)
+        assert plugin.compile(arith_ir, output="asm") == intel
+        assert plugin.worker_pid == spare
+        pids = [plugin.worker_pid]
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in pids)
