@@ -167,7 +167,12 @@ class LocalBackend:
                 if old is not None and old.suspect:
                     _loader.retire(old)
                     old = None
-                library = self._new_library(fallback=True)
+                try:
+                    library = self._new_library(fallback=True)
+                except BaseException:
+                    if old is not None:
+                        old.close()  # popped above: nobody else would ever close it
+                    raise
             self._owned["library"] = library
             self._poisoned = False
             self._served.clear()
