@@ -183,7 +183,11 @@ def _options(args: argparse.Namespace) -> int:
         return 0
     for option in options:
         value = "" if option["value"] is None else f" = {option['value']}"
-        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}")
+        # What the safe policy makes of it: nothing for a value of the
+        # compile, else the class and why (--options all accepts it).
+        kind = option.get("class")
+        policy = "" if kind in (None, "value") else f"  [refused by default: {kind}, {option.get('reason', '')}]"
+        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}{policy}")
     return 0
 
 

@@ -174,3 +174,14 @@ def test_info_target():
         pytest.skip("target info is not in this shim yet (needs the C++)")
     assert result.returncode == 0, result.stderr.decode()
     assert "x86-64" in result.stdout.decode() and "skylake" in result.stdout.decode()
+
+
+def test_options_show_what_the_safe_policy_refuses():
+    result = run("options", "stack-usage-file", "--json")
+    (option,) = json.loads(result.stdout)
+    if "class" not in option:
+        pytest.skip("the option policy is not in this shim yet (needs the C++)")
+    listed = run("options", "stack-usage-file").stdout.decode()
+    assert f"[refused by default: {option['class']}, {option['reason']}]" in listed
+    plain = run("options", "x86-asm-syntax").stdout.decode()
+    assert "refused by default" not in plain
