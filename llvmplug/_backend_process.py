@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from . import _jobs, _protocol, errors
+from ._backend_local import WARM_MODULE
 
 # The interpreter must import this very llvmplug (with its built shim), not
 # one that happens to be in the current directory: -c puts '' first on
@@ -188,8 +189,6 @@ class _Child:
         )
 
 
-# Compiled once by a standby child before it is swapped in.
-WARM_MODULE = b"define void @llvmplug_warm() {\n  ret void\n}\n"
 
 
 def _stop_jobs(jobs: _jobs.Jobs | None) -> None:
