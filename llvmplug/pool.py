@@ -46,8 +46,6 @@ class Pool:
         if size < 1:
             raise errors.ArgumentError(f"size must be at least 1, not {size}")
         _args.choice(isolation, "isolation", _args.ISOLATIONS)
-        if "isolation" in plugin_options:
-            raise errors.ArgumentError("isolation is given once, as Pool's second argument")
         if isolation == "none":
             if plugin_options.get("private", True) is not True:
                 raise errors.ArgumentError("in-process Pool workers are private copies: private=False is not possible")
