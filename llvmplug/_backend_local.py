@@ -58,6 +58,11 @@ exit:
 # (dlopen holds it), and the first result is what a reset is waiting for.
 STANDBY_DEFER = 1.0
 
+# How long recovery waits for a suspect copy of the package's own file to be
+# unmapped, so that the file can be mapped again instead of copied (a shutdown
+# takes a few ms; a copy of 50 MB tens). Past it, a private copy is made.
+RETIRE_GRACE = 0.25
+
 # Each unwound through LLVM frames that ran no destructors: the copy is suspect.
 SUSPECT_ERRORS = (errors.FatalError, errors.CodegenError, errors.InternalError)
 
@@ -210,7 +215,9 @@ class LocalBackend:
         file = None
         if old is not None:
             if old.suspect:
-                _loader.retire(old)
+                retired = _loader.retire(old)
+                if not old.private:
+                    retired.wait(RETIRE_GRACE)  # bounded: a stuck shutdown costs a copy, not a hang
             else:
                 file = old.close(keep_file=True)
         file = file or self._owned.pop("file", None)

@@ -366,7 +366,7 @@ def _open(load_path: Path, shown: Path) -> Any:
 # -- retiring suspect copies --------------------------------------------------
 
 
-def retire(library: Library) -> None:
+def retire(library: Library) -> threading.Event:
     """Shut a suspect copy down and unmap it, off the caller's thread.
 
     Why not on the caller's thread: LLVM is built without exceptions, so a
@@ -378,16 +378,21 @@ def retire(library: Library) -> None:
     copies retire at once; a load waits up to :data:`RETIRE_WAIT` seconds for
     one of them and otherwise fails (see :func:`_wait_for_retiring`), which
     bounds the memory stuck copies can hold.
+
+    Returns an Event set once the copy is unmapped (or abandoned).
     """
+    done = threading.Event()
     if library.lib is None or library.abandoned:
-        return
+        done.set()
+        return done
     with _retire_state:
         _retiring.add(library)
-    thread = threading.Thread(target=_retire, args=(library,), name="llvmplug-retire", daemon=True)
+    thread = threading.Thread(target=_retire, args=(library, done), name="llvmplug-retire", daemon=True)
     thread.start()
+    return done
 
 
-def _retire(library: Library) -> None:
+def _retire(library: Library, done: threading.Event) -> None:
     try:
         library.close()
     except BaseException:  # noqa: BLE001 - a copy that cannot close is abandoned, never raised into
@@ -396,6 +401,7 @@ def _retire(library: Library) -> None:
         with _retire_state:
             _retiring.discard(library)
             _retire_state.notify_all()
+        done.set()
 
 
 def retiring() -> int:

@@ -114,3 +114,27 @@ print(json.dumps({"retiring": _loader.retiring(), "mapped": mapped_copies(),
     # The Plugin's copy and at most the one retired last: 12 suspect copies did not pile up.
     assert result["retiring"] == 0 and result["works"]
     assert result["mapped"] <= 2, result
+
+
+@linux_only
+def test_the_default_plugin_maps_its_file_again_after_a_fatal_error():
+    # Its suspect copy shuts down in a few ms; recovery waits that long (bounded)
+    # rather than copying 50 MB.
+    result = run_python(
+        r"""
+import json, sys
+import llvmplug
+plugin = llvmplug.default_plugin()
+paths = [str(plugin.loaded_path)]
+for _ in range(3):
+    try:
+        llvmplug.compile(sys.argv[1], "x86_64-unknown-linux-gnu")
+    except llvmplug.FatalError:
+        pass
+    llvmplug.compile("define i32 @f() { ret i32 1 }")
+    paths.append(str(plugin.loaded_path))
+print(json.dumps({"paths": paths, "package": str(plugin.path)}))
+""",
+        FOREIGN_INTRINSIC,
+    )
+    assert result["paths"] == [result["package"]] * 4
