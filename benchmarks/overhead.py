@@ -39,7 +39,7 @@ class _TimedLibrary:
 def _calls(plugin: llvmplug.Plugin, module: Module, count: int) -> dict[str, Any]:
     # Past the public API on purpose: the proxy must sit between the Plugin
     # and its loaded library (llvmplug/_loader.Library.lib) while it measures.
-    library = plugin._library  # noqa: SLF001
+    library = plugin._backend._owned["library"]  # noqa: SLF001
     proxy = _TimedLibrary(library.lib)
     full, inner = [], []
     library.lib = proxy
@@ -63,7 +63,7 @@ def run(quick: bool) -> dict[str, Any]:
     calls, seconds = (300, 0.5) if quick else (3000, 4.0)
     plugin = llvmplug.Plugin(private=True)
     try:
-        crossing = plugin._library.lib.llvmplug_abi_version  # noqa: SLF001
+        crossing = plugin._backend._owned["library"].lib.llvmplug_abi_version  # noqa: SLF001
         start = time.perf_counter()
         for _ in range(calls * 10):
             crossing()

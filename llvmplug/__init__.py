@@ -11,6 +11,7 @@ independent LLVMs side by side.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -34,9 +35,10 @@ from .errors import (
     VerifyError,
     WorkerCrashedError,
 )
-from .cache import PLUGIN_CACHE as _PLUGIN_CACHE  # cache-branch hook
-from .cache import Cache, CacheStats, fingerprint  # cache-branch hook
-from .plugin import Flags, Module, Plugin
+from ._args import Flags, Module
+from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
+from .cache import Cache, CacheStats, fingerprint
+from .plugin import Plugin
 from .pool import Pool
 
 __version__ = "0.1.0"
@@ -66,10 +68,12 @@ __all__ = [
     "VerifyError",
     "WorkerCrashedError",
     "compile",
+    "compile_parts",
     "default_plugin",
     "fingerprint",
     "info",
     "reset",
+    "target_info",
 ]
 
 _default: Plugin | None = None
@@ -91,18 +95,48 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     flags: Flags = (),
     *,
     output: str = "obj",
-    link: Sequence[Module] = (),  # targets-branch hook
-    cache: Any = _PLUGIN_CACHE,  # cache-branch hook
+    link: Sequence[Module] = (),
+    cache: Cache | None = _PLUGIN_CACHE,
 ) -> bytes:
     """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`."""
     return default_plugin().compile(module, target, flags, output=output, link=link, cache=cache)
 
 
+def compile_parts(
+    module: Module,
+    target: str | None = None,
+    flags: Flags = (),
+    *,
+    parts: int | None = None,
+    output: str = "obj",
+    link: Sequence[Module] = (),
+    cache: Cache | None = _PLUGIN_CACHE,
+) -> list[bytes]:
+    """Split code generation with the default Plugin. See :meth:`Plugin.compile_parts`."""
+    return default_plugin().compile_parts(module, target, flags, parts=parts, output=output, link=link,
+                                          cache=cache)
+
+
 def info() -> dict[str, Any]:
-    """LLVM version, ABI version, host triple/CPU/features and registered targets."""
+    """LLVM version, ABI version, host triple/CPU/features, registered targets and limits."""
     return default_plugin().info()
+
+
+def target_info(triple: str | None = None) -> dict[str, Any]:
+    """One target's normalised triple, CPUs and features (``None``: the host). See :meth:`Plugin.target_info`."""
+    return default_plugin().target_info(triple)
 
 
 def reset() -> None:
     """Reload the default Plugin: every LLVM option returns to its default."""
     default_plugin().reload()
+
+
+def _after_fork_in_child() -> None:
+    # The forking thread is the only one left; the lock may be held by another.
+    global _default_lock
+    _default_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -7,6 +7,7 @@ cffi unchanged but for the export macro. Nothing is declared twice.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from pathlib import Path
@@ -33,6 +34,21 @@ def cdef_source(header_text: str) -> str:
     return re.sub(r"\bLLVMPLUG_API\b", "", header_text[start:stop])
 
 
+def missing_message(path: Path) -> str:
+    """Why a file of the built shim is missing, naming the usual cause."""
+    package = LIB_DIR.parent
+    if path.parent == LIB_DIR and (package.parent / "pyproject.toml").is_file():
+        # Python imported llvmplug from a checkout (the current directory is
+        # first on sys.path), which shadows the installed package.
+        return (
+            f"llvmplug was imported from the source tree {package} (a checkout: there is a "
+            f"pyproject.toml beside it), which has no built shim ({path} is missing); it shadows "
+            "the installed package. Run Python from another directory, or build the shim into "
+            "the tree (see 'Building' in the README)"
+        )
+    return f"llvmplug's shim is missing: {path} (install the package with 'pip install .')"
+
+
 _ffi: cffi.FFI | None = None
 _ffi_lock = threading.Lock()
 
@@ -56,10 +72,7 @@ def _build_ffi() -> cffi.FFI:
     try:
         text = HEADER.read_text(encoding="utf-8")
     except OSError as error:
-        raise errors.LibraryLoadError(
-            f"llvmplug's shim is not built ({HEADER} is missing); "
-            "install the package with 'pip install .' rather than importing the source tree"
-        ) from error
+        raise errors.LibraryLoadError(missing_message(HEADER)) from error
     result = cffi.FFI()
     result.cdef(cdef_source(text))
     return result
@@ -114,3 +127,17 @@ def buffers(modules: list[bytes]) -> tuple[Any, list[Any]]:
         entry.data = data
         entry.size = len(data)
     return array, keep
+
+
+def _after_fork_in_child() -> None:
+    """Only the forking thread exists now: a lock another thread held would stay held."""
+    global _ffi_lock
+    _ffi_lock = threading.Lock()
+    if _ffi is not None and hasattr(_ffi, "_lock"):
+        # cffi's own lock around dlopen/dlclose (a standby or retiring thread
+        # of the parent may have been inside one).
+        _ffi._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -1,15 +1,27 @@
 """The one place that loads and unloads the shim.
 
 A loaded copy of the shim is a complete, private LLVM. Loading the package's
-file gives the shared copy; loading a *private* copy (the file copied to a new
-path, which the dynamic loader treats as a different library; a hard link
-would not do, glibc matches inodes) gives an LLVM with state of its own.
-Unloading shuts LLVM down inside the shim first so that nothing is left
-behind, then unmaps it.
+file gives the shared copy; loading a *private* copy (the file's bytes under
+another inode, which the dynamic loader treats as a different library; a hard
+link would not do, glibc matches inodes) gives an LLVM with state of its own.
+
+Private copies on Linux live in memory: the shim is read once per process
+into a sealed ``memfd`` (the template), and each copy is a new memfd filled
+from it and loaded through ``/proc/self/fd/N``. Nothing is ever on disk, so
+even a SIGKILL during a load leaves nothing behind, and a copy's memfd is
+kept after a clean unload so that a reload maps the same bytes again without
+copying them. Elsewhere a private copy is a file in a fresh temporary
+directory, deleted as soon as it is mapped (POSIX) or unloaded (Windows).
+
+Unloading a healthy copy shuts LLVM down inside it first so that nothing is
+left behind, then unmaps it. A *suspect* copy (an error unwound through LLVM's
+frames, which are built without exceptions and so released no lock they
+held) is never shut down on the caller's thread: see :func:`retire`.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import sys
@@ -17,6 +29,7 @@ import tempfile
 import threading
 import time
 import warnings
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +42,18 @@ elif sys.platform == "darwin":
 else:
     LIBRARY_NAME = "libllvmplug.so"
 
+# The ABI this package speaks: a library with another major, or an older
+# minor (lacking functions this package calls), is refused right after dlopen.
+ABI_MAJOR = 2
+ABI_MIN_MINOR = 0
+
+USE_MEMFD = sys.platform.startswith("linux") and hasattr(os, "memfd_create")
+
+# Retiring suspect copies: how many may be shutting down at once, and how long
+# a load waits for one of them to finish when that many are.
+MAX_RETIRING = 4
+RETIRE_WAIT = 10.0
+
 
 def library_path() -> Path:
     """Absolute path of the shim inside the installed package.
@@ -39,10 +64,27 @@ def library_path() -> Path:
     return _abi.LIB_DIR / LIBRARY_NAME
 
 
+# -- bookkeeping shared by every Library (reset in a forked child) -----------
+
 # The package's own file may be loaded by one Library at a time: two handles
 # to one file are one LLVM, and unloading one would shut down the other's.
 _shared_lock = threading.Lock()
 _shared_paths: set[Path] = set()
+# Files a copy of which stays mapped for good (abandoned after a fork, or stuck
+# retiring): loading them by path would hand back that copy, so they are
+# loaded as private copies from then on.
+_tainted_sources: set[Path] = set()
+# Abandoned copies: referenced forever, because cffi unmaps a library whose
+# object is collected, and threads or handlers may still point into it.
+_abandoned: list[Any] = []
+_live: weakref.WeakSet[Library] = weakref.WeakSet()
+
+_template_lock = threading.Lock()
+_templates: dict[Path, int] = {}
+_copy_numbers = itertools.count(1)
+
+_retire_state = threading.Condition()
+_retiring: set[Library] = set()
 
 
 def _dlclose(lib: Any) -> None:
@@ -63,105 +105,110 @@ def _dlclose(lib: Any) -> None:
                 kept[:] = [entry for entry in kept if entry is not item]
 
 
-class Library:
-    """One loaded copy of the shim; ``lib`` is its cffi library object."""
+def _template(source: Path) -> int:
+    """A sealed memfd holding the bytes of ``source``, read once per process."""
+    with _template_lock:
+        fd = _templates.get(source)
+        if fd is not None:
+            return fd
+        import fcntl  # POSIX only, and memfds are Linux only
 
-    def __init__(self, path: Path | None = None, *, private: bool = False) -> None:
-        source = Path(path) if path is not None else library_path()
-        if not source.is_absolute():
-            raise errors.ArgumentError(f"the shim must be loaded by absolute path, not {source}")
-        if not source.is_file():
-            raise errors.LibraryLoadError(f"llvmplug's shim is missing: {source}")
-        self.source = source
-        self.private = private
-        self._copy_dir: Path | None = None
-        if private:
-            self.path = self._make_private_copy(source)
-        else:
-            with _shared_lock:
-                if source in _shared_paths:
-                    raise errors.LibraryLoadError(
-                        f"{source} is already loaded by another Plugin (llvmplug.compile's "
-                        "default Plugin, or one you made); one loaded file is one LLVM, so "
-                        "use Plugin(private=True) for an independent copy"
-                    )
-                _shared_paths.add(source)
-            self.path = source
+        fd = os.memfd_create(f"llvmplug-template:{source.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
-            self.lib = self._open(self.path)
+            with open(source, "rb") as stream:
+                _fill(fd, stream.fileno(), os.fstat(stream.fileno()).st_size)
+            # Sealed: nothing (not even a bug of ours) can change the bytes
+            # every later copy is made from.
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                        fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
         except BaseException:
-            self._release_path()
+            os.close(fd)
             raise
-        if private and os.name != "nt":
-            # The mapping keeps the code alive; removing the file now means a
-            # crash cannot leave copies behind. (Windows locks loaded DLLs.)
-            self._remove_copy()
+        _templates[source] = fd
+        return fd
 
-    def _make_private_copy(self, source: Path) -> Path:
-        # mkdtemp creates the directory 0700: nobody else can swap the file
-        # between our copy and our load.
-        try:
-            self._copy_dir = Path(tempfile.mkdtemp(prefix="llvmplug-"))
-            target = self._copy_dir / source.name
-            shutil.copyfile(source, target)
-        except OSError as error:
-            # A full or read-only temporary directory must not leave a
-            # partial copy behind, nor surface as a bare OSError.
-            self._remove_copy()
-            raise errors.LibraryLoadError(
-                f"cannot make a private copy of {source} in {tempfile.gettempdir()}: {error}"
-            ) from error
-        return target
 
-    @staticmethod
-    def _open(path: Path) -> Any:
-        ffi = _abi.ffi()
-        # On Windows the RTLD_* flags are 0, and cffi >= 1.17 then loads an
-        # absolute path with LoadLibraryExW(LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
-        # LOAD_LIBRARY_SEARCH_DEFAULT_DIRS): the DLL's own dependencies (the
-        # VC++ runtime, which the repaired wheel vendors in llvmplug.libs and
-        # registers with os.add_dll_directory) come from there or System32,
-        # never from the current directory or PATH.
-        try:
-            lib = ffi.dlopen(str(path), ffi.RTLD_NOW | ffi.RTLD_LOCAL)
-        except OSError as error:
-            hint = ""
-            if os.name == "nt" and "0x7e" in str(error):
-                hint = " (a DLL it depends on, e.g. msvcp140.dll of the VC++ runtime, was not found)"
-            raise errors.LibraryLoadError(f"cannot load {path}: {error}{hint}") from error
-        found = lib.llvmplug_abi_version()
-        wanted = lib.LLVMPLUG_ABI_VERSION
-        if found >> 16 != wanted >> 16:
-            _dlclose(lib)
-            raise errors.LibraryLoadError(
-                f"{path} implements ABI {found >> 16}.{found & 0xFFFF}, "
-                f"this package needs {wanted >> 16}.x"
-            )
-        return lib
+def _fill(target: int, source: int, size: int) -> None:
+    offset = 0
+    while offset < size:
+        sent = os.sendfile(target, source, offset, size - offset)
+        if sent == 0:
+            raise OSError(f"the shim shrank while it was being copied ({offset} of {size} bytes)")
+        offset += sent
+
+
+class PrivateFile:
+    """The file a private copy is loaded from; outlives the copy so a reload can map it again."""
+
+    def __init__(self, source: Path) -> None:
+        self.fd: int | None = None
+        self.directory: Path | None = None
+        if USE_MEMFD:
+            template = _template(source)
+            name = f"llvmplug-{next(_copy_numbers)}"
+            fd = os.memfd_create(name, os.MFD_CLOEXEC)
+            try:
+                _fill(fd, template, os.fstat(template).st_size)
+            except BaseException:
+                os.close(fd)
+                raise
+            self.fd = fd
+            self.load_path = Path(f"/proc/self/fd/{fd}")
+            # What /proc/self/maps shows for the mapping, minus " (deleted)".
+            self.path = Path(f"/memfd:{name}")
+        else:
+            # mkdtemp creates the directory 0700: nobody else can swap the
+            # file between our copy and our load.
+            self.directory = Path(tempfile.mkdtemp(prefix="llvmplug-"))
+            try:
+                self.path = self.load_path = self.directory / source.name
+                shutil.copyfile(source, self.path)
+            except BaseException:
+                self.close()
+                raise
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the bytes are still there to be loaded again (a memfd)."""
+        return self.fd is not None
+
+    def loaded_elsewhere(self) -> bool:
+        """Whether a copy of this file is still mapped (dlclose did not unmap it).
+
+        Asked with dlopen(RTLD_NOLOAD) through libc itself: cffi and ctypes
+        read dlerror() when it returns NULL, and RTLD_NOLOAD sets none.
+        """
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.dlopen.restype = ctypes.c_void_p
+        libc.dlopen.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        libc.dlclose.argtypes = [ctypes.c_void_p]
+        handle = libc.dlopen(os.fsencode(self.load_path), os.RTLD_NOLOAD | os.RTLD_LAZY)
+        if not handle:
+            return False
+        libc.dlclose(handle)
+        return True
+
+    def mapped(self) -> None:
+        """The copy is mapped: a file on disk can go (POSIX; Windows locks loaded DLLs)."""
+        if self.directory is not None and os.name != "nt":
+            self._remove_directory()
 
     def close(self) -> None:
-        """Shut LLVM down in this copy and unmap it. Idempotent."""
-        lib, self.lib = self.lib, None
-        if lib is not None:
-            lib.llvmplug_shutdown()
-            _dlclose(lib)
-        self._release_path()
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        self._remove_directory()
 
-    def _release_path(self) -> None:
-        if self.private:
-            self._remove_copy()
-        else:
-            with _shared_lock:
-                _shared_paths.discard(self.source)
-
-    def _remove_copy(self) -> None:
-        if self._copy_dir is None:
+    def _remove_directory(self) -> None:
+        if self.directory is None:
             return
         # Windows may hold the file for a moment after FreeLibrary (or a
         # virus scanner may still be reading the fresh copy): retry for ~2 s.
         for attempt in range(40):
             try:
-                shutil.rmtree(self._copy_dir)
+                shutil.rmtree(self.directory)
                 break
             except FileNotFoundError:
                 break
@@ -169,7 +216,225 @@ class Library:
                 if attempt == 39:
                     # Not fatal, but never silent: the copy is a large file.
                     warnings.warn(f"llvmplug could not delete its private copy "
-                                  f"{self._copy_dir}: {error}", ResourceWarning, stacklevel=2)
+                                  f"{self.directory}: {error}", ResourceWarning, stacklevel=2)
                     return
                 time.sleep(0.05)
-        self._copy_dir = None
+        self.directory = None
+
+
+class Library:
+    """One loaded copy of the shim; ``lib`` is its cffi library object.
+
+    Args:
+        path: the shim to load (absolute); default: the package's.
+        private: load a private copy of it.
+        file: a :class:`PrivateFile` to load again (from :meth:`close`),
+            instead of making a new copy.
+        fallback_private: if the file is already loaded (by another Plugin,
+            or by a copy that is being retired), load a private copy of it
+            instead of failing.
+    """
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        private: bool = False,
+        file: PrivateFile | None = None,
+        fallback_private: bool = False,
+    ) -> None:
+        source = Path(path) if path is not None else library_path()
+        if not source.is_absolute():
+            raise errors.ArgumentError(f"the shim must be loaded by absolute path, not {source}")
+        if file is None and not source.is_file():  # a file given is a copy already made
+            raise errors.LibraryLoadError(_abi.missing_message(source))
+        _wait_for_retiring()
+        self.source = source
+        self.lib: Any = None
+        self.file: PrivateFile | None = None
+        self.abandoned = False
+        # An error unwound through LLVM in this copy: it is retired, never
+        # shut down on a caller's thread (see retire()).
+        self.suspect = False
+        if not private:
+            with _shared_lock:
+                taken = source in _shared_paths or source in _tainted_sources
+                if taken and not fallback_private:
+                    raise errors.LibraryLoadError(
+                        f"{source} is already loaded by another Plugin (llvmplug.compile's "
+                        "default Plugin, or one you made); one loaded file is one LLVM, so "
+                        "use Plugin(private=True) for an independent copy"
+                    )
+                if not taken:
+                    _shared_paths.add(source)
+            private = taken
+        self.private = private
+        if private:
+            if file is not None and file.loaded_elsewhere():
+                file.close()  # still mapped: loading it would hand back that copy
+                file = None
+            try:
+                self.file = file if file is not None else PrivateFile(source)
+            except OSError as error:
+                # A full or read-only temporary directory must not leave a
+                # partial copy behind, nor surface as a bare OSError.
+                where = "memory (memfd)" if USE_MEMFD else tempfile.gettempdir()
+                raise errors.LibraryLoadError(f"cannot make a private copy of {source} in {where}: {error}") from error
+            self.path = self.file.path
+        else:
+            self.path = source
+        try:
+            self.lib = _open(self.file.load_path if self.file is not None else source, self.path)
+        except BaseException:
+            self._release(keep_file=False)
+            raise
+        if self.file is not None:
+            self.file.mapped()
+        _live.add(self)
+
+    def close(self, *, keep_file: bool = False) -> PrivateFile | None:
+        """Shut LLVM down in this copy and unmap it. Idempotent.
+
+        With ``keep_file``, a private copy's memfd is returned, for loading again.
+        """
+        lib, self.lib = self.lib, None
+        if lib is None or self.abandoned:
+            return None
+        lib.llvmplug_shutdown()
+        _dlclose(lib)
+        return self._release(keep_file=keep_file)
+
+    def _release(self, *, keep_file: bool) -> PrivateFile | None:
+        file, self.file = self.file, None
+        if file is None:
+            with _shared_lock:
+                _shared_paths.discard(self.source)
+            return None
+        if keep_file and file.reusable:
+            return file
+        file.close()
+        return None
+
+    def abandon(self) -> None:
+        """Forget this copy without running anything in it, and never unmap it.
+
+        For a copy whose locks may be held by threads that no longer exist (a
+        forked child) or that is stuck shutting down: its mapping, its file
+        and its cffi object stay for the life of the process.
+        """
+        if self.lib is None or self.abandoned:
+            return
+        self.abandoned = True
+        _abandoned.append((self.lib, self.file))
+        with _shared_lock:
+            _tainted_sources.add(self.source)
+
+
+def _open(load_path: Path, shown: Path) -> Any:
+    ffi = _abi.ffi()
+    # On Windows the RTLD_* flags are 0, and cffi >= 1.17 then loads an
+    # absolute path with LoadLibraryExW(LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
+    # LOAD_LIBRARY_SEARCH_DEFAULT_DIRS): the DLL's own dependencies (the
+    # VC++ runtime, which the repaired wheel vendors in llvmplug.libs and
+    # registers with os.add_dll_directory) come from there or System32,
+    # never from the current directory or PATH.
+    try:
+        lib = ffi.dlopen(str(load_path), ffi.RTLD_NOW | ffi.RTLD_LOCAL)
+    except OSError as error:
+        hint = ""
+        if os.name == "nt" and "0x7e" in str(error):
+            hint = " (a DLL it depends on, e.g. msvcp140.dll of the VC++ runtime, was not found)"
+        raise errors.LibraryLoadError(f"cannot load {shown}: {error}{hint}") from error
+    # Before any other symbol is touched (cffi resolves them lazily): a
+    # library of another ABI may not even have them.
+    try:
+        found = lib.llvmplug_abi_version()
+    except AttributeError as error:
+        _dlclose(lib)
+        raise errors.LibraryLoadError(f"{shown} is not an llvmplug shim (no llvmplug_abi_version)") from error
+    major, minor = found >> 16, found & 0xFFFF
+    if major != ABI_MAJOR or minor < ABI_MIN_MINOR:
+        _dlclose(lib)
+        raise errors.LibraryLoadError(
+            f"{shown} implements llvmplug ABI {major}.{minor}; this llvmplug package needs "
+            f"ABI {ABI_MAJOR}.{ABI_MIN_MINOR} or a later {ABI_MAJOR}.x (rebuild the shim, "
+            "or install the package that matches it)"
+        )
+    return lib
+
+
+# -- retiring suspect copies --------------------------------------------------
+
+
+def retire(library: Library) -> threading.Event:
+    """Shut a suspect copy down and unmap it, off the caller's thread.
+
+    Why not on the caller's thread: LLVM is built without exceptions, so a
+    fatal error that unwound through its frames released nothing they held;
+    ``llvm_shutdown`` then runs every static destructor of that copy, and any
+    of them that takes such a lock would block forever. A daemon thread
+    shuts the copy down; if it never finishes, the copy is abandoned (still
+    mapped: a stuck thread points into it). At most :data:`MAX_RETIRING`
+    copies retire at once; a load waits up to :data:`RETIRE_WAIT` seconds for
+    one of them and otherwise fails (see :func:`_wait_for_retiring`), which
+    bounds the memory stuck copies can hold.
+
+    Returns an Event set once the copy is unmapped (or abandoned).
+    """
+    done = threading.Event()
+    if library.lib is None or library.abandoned:
+        done.set()
+        return done
+    with _retire_state:
+        _retiring.add(library)
+    thread = threading.Thread(target=_retire, args=(library, done), name="llvmplug-retire", daemon=True)
+    thread.start()
+    return done
+
+
+def _retire(library: Library, done: threading.Event) -> None:
+    try:
+        library.close()
+    except BaseException:  # noqa: BLE001 - a copy that cannot close is abandoned, never raised into
+        library.abandon()
+    finally:
+        with _retire_state:
+            _retiring.discard(library)
+            _retire_state.notify_all()
+        done.set()
+
+
+def retiring() -> int:
+    """How many suspect copies are shutting down right now."""
+    with _retire_state:
+        return len(_retiring)
+
+
+def _wait_for_retiring() -> None:
+    with _retire_state:
+        if _retire_state.wait_for(lambda: len(_retiring) < MAX_RETIRING, RETIRE_WAIT):
+            return
+        stuck = len(_retiring)
+    raise errors.LibraryLoadError(
+        f"{stuck} copies of LLVM have not finished shutting down after fatal errors "
+        f"(waited {RETIRE_WAIT:.0f} s); a lock left held by an unwound LLVM frame can "
+        "keep them from ever finishing, so this process loads no more copies. "
+        "Restart it, or use Plugin(isolation='process'), which replaces a child instead"
+    )
+
+
+def _after_fork_in_child() -> None:
+    """Only the forking thread exists now: every lock may be held by a thread that does not."""
+    global _shared_lock, _template_lock, _retire_state
+    _shared_lock = threading.Lock()
+    _template_lock = threading.Lock()
+    _retire_state = threading.Condition()
+    # No copy inherited from the parent may run again here: a thread that
+    # no longer exists may hold its locks. Each stays mapped, untouched.
+    for library in list(_live):
+        library.abandon()
+    _retiring.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

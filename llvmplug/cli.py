@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import errors
+from . import _args, errors
 from .plugin import OUTPUTS, Plugin
 
 SUFFIXES = {"obj": ".o", "asm": ".s", "bc": ".bc", "ll": ".ll"}
@@ -26,15 +28,22 @@ EXAMPLES = """\
 examples:
   llvmplug compile add.ll -o add.o -O3 -relocation-model=pic
   llvmplug compile add.ll --emit asm -o - -x86-asm-syntax=intel
+  llvmplug compile kernel.ll --target nvptx64-nvidia-cuda --link libdevice.bc --emit asm
   cat add.bc | llvmplug compile - --emit ll -o add.opt.ll
   llvmplug info
+  llvmplug info --target aarch64-linux-gnu
   llvmplug options 'x86-*'
   llvmplug check
 """
 
 # Our own options; every other argument is an LLVM flag. argparse cannot be
 # left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
-_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--link")  # targets-branch hook: --link
+_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--link", "--isolation", "--options")
+_OUR_LONG_OPTIONS = (*_OURS_WITH_VALUE[1:], "--help")
+
+
+class UsageError(Exception):
+    """A mistake on the command line that argparse never sees (it is not given LLVM's flags)."""
 
 
 def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -48,6 +57,11 @@ def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
         elif name in _OURS_WITH_VALUE[1:] or arg in ("-h", "--help") or not arg.startswith("-") or arg == "-":
             ours.append(arg)
         else:
+            close = difflib.get_close_matches(name, _OUR_LONG_OPTIONS, n=1, cutoff=0.75)
+            if name.startswith("--") and close:
+                # LLVM's options are single-dash in llc's spelling; a double-dash
+                # near-miss of ours is a typo, not an LLVM option.
+                raise UsageError(f"unknown option {name} (did you mean {close[0]}?)")
             llvm.append(arg)
     return ours, llvm
 
@@ -67,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
         description=COMPILE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[-O0..-O3] [LLVM flags...]",
+        "[--link FILE]... [--isolation {none,process}] [--options {safe,all}] [-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
     compile_.add_argument(
@@ -77,13 +91,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     compile_.add_argument("--target", metavar="TRIPLE", help="target triple (default: the module's, else the host's)")
     compile_.add_argument("--emit", choices=OUTPUTS, default="obj", help="what to produce (default: obj)")
-    # targets-branch hook
     compile_.add_argument("--link", metavar="FILE", action="append", default=[],
-                          help="IR or bitcode to link in before optimisation (only what IN references); repeatable")
+                          help="IR or bitcode to link in before optimisation (repeatable)")
+    compile_.add_argument("--isolation", choices=_args.ISOLATIONS, default="none",
+                          help="'process' compiles in a child process (a crash of LLVM is contained)")
+    compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
+                          help="'all' accepts every LLVM option, including ones that write files "
+                          "or load code (trusted input only; default: safe)")
 
     info = commands.add_parser("info", help="show LLVM version, host and targets")
+    info.add_argument("--target", metavar="TRIPLE", help="describe one target instead: its CPUs and features")
     info.add_argument("--json", action="store_true", help="print the raw JSON")
-    info.add_argument("--target", metavar="TRIPLE", help="describe this target: its CPUs and features")  # targets-branch hook
 
     options = commands.add_parser("options", help="list LLVM options with their values")
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
@@ -99,18 +117,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _binary(data: bytes) -> bool:
+    return b"\0" in data[:4096] or data[:4] == b"BC\xc0\xde"
+
+
 def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     if args.input == "-":
         module = sys.stdin.buffer.read()
     else:
         module = Path(args.input).read_bytes()
+    link = [Path(name).read_bytes() for name in args.link]
     output = args.output
     if output is None:
         output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
-    with Plugin() as plugin:
-        link = [Path(name).read_bytes() for name in args.link]  # targets-branch hook
+    with Plugin(isolation=args.isolation, options=args.options) as plugin:
         data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
     if output == "-":
+        if args.output is None and sys.stdout.isatty() and _binary(data):
+            print(f"llvmplug: not writing {args.emit} output (binary) to the terminal; "
+                  "give -o FILE, or -o - to write it anyway", file=sys.stderr)
+            return 1
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
@@ -119,18 +145,8 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    if args.target is not None:  # targets-branch hook
-        with Plugin() as plugin:
-            target = plugin.target_info(args.target)
-        if args.json:
-            print(json.dumps(target, indent=2))
-            return 0
-        print(f"triple:   {target['triple']} ({target['target']}: {target['description']})")
-        print(f"CPUs:     {' '.join(target['cpus'])}")
-        print("features:")
-        for feature in target["features"]:
-            print(f"  {feature['name']:<28} {feature['description']}")
-        return 0
+    if args.target is not None:
+        return _target_info(args)
     with Plugin() as plugin:
         info = plugin.info()
     if args.json:
@@ -145,6 +161,20 @@ def _info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _target_info(args: argparse.Namespace) -> int:
+    with Plugin() as plugin:
+        info = plugin.target_info(args.target)
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"triple:   {info['triple']} ({info['target']})")
+    print(f"CPUs:     {' '.join(info['cpus'])}")
+    print("features:")
+    for feature in info["features"]:
+        print(f"  {feature['name']:<24} {feature.get('description', '')}")
+    return 0
+
+
 def _options(args: argparse.Namespace) -> int:
     with Plugin() as plugin:
         options = plugin.options(args.pattern)
@@ -153,7 +183,11 @@ def _options(args: argparse.Namespace) -> int:
         return 0
     for option in options:
         value = "" if option["value"] is None else f" = {option['value']}"
-        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}")
+        # What the safe policy makes of it: nothing for a value of the
+        # compile, else the class and why (--options all accepts it).
+        kind = option.get("class")
+        policy = "" if kind in (None, "value") else f"  [refused by default: {kind}, {option.get('reason', '')}]"
+        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}{policy}")
     return 0
 
 
@@ -175,12 +209,17 @@ def _check(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
     if argv[:1] == ["compile"]:
-        ours, llvm_flags = _split_llvm_flags(argv[1:])
+        try:
+            ours, llvm_flags = _split_llvm_flags(argv[1:])
+        except UsageError as error:
+            print(f"{parser.prog} compile: error: {error}", file=sys.stderr)
+            return 2
         argv = ["compile", *ours]
     else:
         llvm_flags = []
-    args = _parser().parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         if args.command == "compile":
             return _compile(args, llvm_flags)
@@ -189,9 +228,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             return _check(args)
         return _options(args)
+    except BrokenPipeError:
+        # The reader went away (| head): not an error worth a traceback. Point
+        # stdout at /dev/null so that the interpreter's final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 141  # 128 + SIGPIPE, as a shell reports a command killed by it
     except errors.LLVMPlugError as error:
         print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"llvmplug: {error}", file=sys.stderr)
+        print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)
         return 1

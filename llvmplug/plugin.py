@@ -1,278 +1,131 @@
-"""Plugin: one loaded copy of LLVM, with per-call, sticky and reset options."""
+"""Plugin: one copy of LLVM, in this process or in a child process, with per-call, sticky and reset options."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import shlex
-import threading
 import warnings
-import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from . import _abi, _loader, errors
-from . import cache as _cache  # cache-branch hook
+from . import _args, _loader, errors
+from . import cache as _cache
+from ._args import OUTPUTS, Flags, Module
+from ._backend_local import LocalBackend
+from ._backend_process import ProcessBackend
 
-Module = Union[str, bytes, bytearray, memoryview]
-Flags = Union[str, Sequence[str]]
+__all__ = ["OUTPUTS", "Flags", "Module", "Plugin"]
 
-OUTPUTS = ("obj", "asm", "bc", "ll")
-
-
-def _text(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise errors.ArgumentTypeError(f"{what} must be a str, not {type(value).__name__}")
-    if "\0" in value:
-        raise errors.ArgumentError(f"{what} contains a NUL character")
-    _utf8(value, what)
-    return value
-
-
-def _utf8(value: str, what: str) -> bytes:
-    # A str can hold lone surrogates (from os.fsdecode, say), which UTF-8 cannot.
-    try:
-        return value.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise errors.ArgumentError(
-            f"{what} cannot be encoded as UTF-8: {error.reason} at index {error.start}"
-        ) from None
-
-
-def _module_bytes(module: Any) -> bytes:
-    if isinstance(module, str):
-        data = _utf8(module, "module")
-    elif isinstance(module, (bytes, bytearray, memoryview)):
-        data = bytes(module)
-    else:
-        raise errors.ArgumentTypeError(
-            f"module must be IR text (str) or IR/bitcode (bytes), not {type(module).__name__}"
-        )
-    if not data:
-        raise errors.ArgumentError("module is empty")
-    return data
-
-
-def flags_string(flags: Any) -> str:
-    """One flags string from a string or a sequence of separate flags.
-
-    A sequence is quoted so that LLVM's GNU-style tokenizer (inside the shim)
-    gives back exactly its items.
-    """
-    if isinstance(flags, str):
-        return _text(flags, "flags")
-    if isinstance(flags, (bytes, bytearray)) or not isinstance(flags, Sequence):
-        raise errors.ArgumentTypeError(
-            f"flags must be a str or a sequence of str, not {type(flags).__name__}"
-        )
-    return shlex.join(_text(flag, "each flag") for flag in flags)
+Backend = Union[LocalBackend, ProcessBackend]
 
 
 class Plugin:
-    """One loaded copy of the llvmplug shim: an LLVM of its own.
+    """One copy of LLVM: the llvmplug shim, loaded in this process or in a child.
 
-    ``Plugin()`` loads the package's shim (the copy that :func:`llvmplug.compile`
-    also uses, so only one such Plugin can be loaded at a time);
-    ``Plugin(private=True)`` loads a private copy of the file, whose LLVM
-    options and state are independent of every other copy.
+    Args:
+        isolation: ``"none"`` (default): the shim is loaded in this process.
+            ``"process"``: a child process holds it; a crash of LLVM (a
+            signal, the OOM killer) raises :class:`WorkerCrashedError`,
+            ``compile(..., timeout=...)`` works, and the next call starts a
+            fresh child.
+        private: load a private copy of the shim, whose LLVM options and
+            state are independent of every other copy. Without it, the
+            package's own file is loaded, which one Plugin at a time may hold
+            (the default Plugin behind :func:`llvmplug.compile` is one).
+        path: the shim to load (absolute); default: the package's.
+        options: ``"safe"`` (default): a compile accepts only options that
+            are values of the compile; anything that loads code, reads or
+            writes files, prints, exits or keeps debugging state past the
+            call is an :class:`OptionError`. ``"all"``: every LLVM option, as
+            ``llc`` takes it; for trusted callers only (an option can then
+            load a library or write files).
+        reload_after_fatal: replace a poisoned copy before the next call
+            (see :attr:`poisoned`); ``False`` keeps using it until
+            :meth:`reload`.
+        memory_limit: bytes of address space for the child (``"process"``
+            on Linux; RLIMIT_AS): a runaway allocation becomes
+            :class:`InternalError` or :class:`WorkerCrashedError` instead of
+            meeting the OOM killer. Leave about 300 MB for the interpreter
+            and the shim; 1 GiB or more is sensible.
+        standby: keep a second, warmed copy ready (in process it needs
+            ``private=True``; with ``"process"`` it is a second child):
+            :meth:`reload` (and the replacement of a poisoned copy or of a
+            crashed child) swaps it in and retires the old one on a
+            background thread, so a reset costs a swap instead of a load.
+            Costs the memory of one more copy (about 30 MiB in process).
+        cache: an :class:`llvmplug.Cache` that every compile of this Plugin
+            uses unless a call passes its own ``cache=`` (``None`` there
+            turns it off for that call).
 
-    A Plugin is safe to use from several threads: calls on one Plugin run one
-    at a time (LLVM's options are global to a copy) with the GIL released, and
-    :meth:`unload`/:meth:`reload` wait for calls in progress.
+    A Plugin is safe to use from several threads. :meth:`unload` and
+    :meth:`reload` wait for calls in progress. With ``isolation="process"``,
+    calls on one Plugin run one at a time; use :class:`llvmplug.Pool` for
+    parallel children.
 
-    After a :class:`FatalError`, a :class:`CodegenError` (LLVM is stopped at
-    its first error diagnostic, because it may crash if left to carry on) or
-    an :class:`InternalError` (such as LLVM running out of memory), LLVM's
-    state in this copy is not trustworthy (the error unwound through LLVM
-    frames that ran no destructors), so the
-    Plugin marks itself :attr:`poisoned` and reloads itself before its next
-    call, re-applying the options given to :meth:`set_options`. (Calls
-    already under way on other threads when the error happens finish on the
-    old copy.) ``reload_after_fatal=False`` turns that off: the Plugin then keeps using
-    the suspect copy until you call :meth:`reload`.
-
-    ``Plugin(isolation="process")`` gives the same API served by a child
-    process (see :class:`llvmplug.process.ProcessPlugin`): a crash of LLVM
-    becomes :class:`WorkerCrashedError` instead of ending this process, and
-    ``compile(..., timeout=...)`` works.
+    After ``os.fork()`` the child never touches a copy it inherited (a thread
+    that does not exist there may hold its locks): an in-process Plugin
+    loads a private copy of its own before its next call, with the same
+    sticky options, and a process Plugin starts a child of its own.
     """
-
-    def __new__(cls, *args: Any, isolation: str | None = None, **kwargs: Any) -> Plugin:
-        if isolation not in (None, "none", "process"):
-            raise errors.ArgumentError(
-                f"isolation must be None (in process) or 'process', not {isolation!r}"
-            )
-        if isolation == "process":
-            from .process import ProcessPlugin
-
-            if cls is Plugin:
-                return super().__new__(ProcessPlugin)
-            if not issubclass(cls, ProcessPlugin):
-                raise errors.ArgumentError(
-                    f"{cls.__name__} runs in process; subclass llvmplug.process.ProcessPlugin "
-                    "for isolation='process'"
-                )
-        return super().__new__(cls)
 
     def __init__(
         self,
         *,
+        isolation: str = "none",
         private: bool = False,
         path: str | os.PathLike[str] | None = None,
+        options: str = "safe",
         reload_after_fatal: bool = True,
-        isolation: str | None = None,
+        memory_limit: int | None = None,
+        standby: bool = False,
         cache: _cache.Cache | None = None,
     ) -> None:
-        for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
-            if not isinstance(flag, bool):
-                raise errors.ArgumentTypeError(f"{name} must be a bool, not {type(flag).__name__}")
-        self._cache = _cache.check_cache(cache)  # cache-branch hook
-        self._private = private
-        self._source = Path(path) if path is not None else None
-        self._reload_after_fatal = reload_after_fatal
-        self._poisoned = False  # a FatalError came out of the loaded copy
-        self._sticky: list[bytes] = []  # set_options lines since the last load
-        self._state = threading.Condition()
-        self._active = 0  # calls in progress
-        self._changing = False  # an unload/reload is in progress
-        self._library: _loader.Library | None = None
-        self._finalizer: weakref.finalize | None = None
-        self._load()
+        self._cache = _cache.check_cache(cache)
+        self._isolation = _args.choice(isolation, "isolation", _args.ISOLATIONS)
+        self._private = _args.boolean(private, "private")
+        _args.boolean(reload_after_fatal, "reload_after_fatal")
+        self._policy = _args.choice(options, "options", _args.POLICIES)
+        _args.boolean(standby, "standby")
+        limit = _args.memory_limit(memory_limit, self._isolation)
+        self._source = _args.shim_path(path)
+        if standby and self._isolation == "none" and not private:
+            raise errors.ArgumentError(
+                "standby needs private=True in process: the standby is a second copy "
+                "loaded in this process, and only a private copy can be loaded twice"
+            )
+        # Which build of the shim this Plugin runs, for the cache's key: a file
+        # replaced while it was being loaded leaves the build unknown (None),
+        # and such a Plugin's compiles are neither looked up nor stored.
+        stamp = _cache.file_stamp(self.path)
+        self._backend: Backend
+        if self._isolation == "process":
+            self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
+                                           reload_after_fatal=reload_after_fatal, memory_limit=limit,
+                                           standby=standby)
+        else:
+            self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
+                                         reload_after_fatal=reload_after_fatal, standby=standby)
+        self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None
 
     # -- lifecycle ---------------------------------------------------------
 
-    def _load(self) -> None:
-        stamp = _cache.file_stamp(self.path)  # cache-branch hook: which build is loaded
-        library = _loader.Library(self._source, private=self._private)
-        # A file replaced during the load leaves the build unknown (None): not cached.
-        self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None  # cache-branch hook
-        self._library = library
-        self._finalizer = weakref.finalize(self, library.close)
-        # At interpreter exit a daemon thread may still be inside the shim;
-        # unmapping it then would crash the exit. The process exit unmaps it
-        # anyway, and on POSIX a private copy's file is already gone. Windows
-        # must FreeLibrary before it can delete the copy.
-        self._finalizer.atexit = os.name == "nt"
-
-    def _unload(self) -> None:
-        finalizer, self._finalizer, self._library = self._finalizer, None, None
-        self._poisoned = False
-        if finalizer is not None:
-            finalizer()
-
-    def _recover(self) -> None:
-        """Replace a poisoned copy by a fresh one with the same sticky options."""
-        with self._changing_state():
-            if not self._poisoned or self._library is None:
-                return  # another thread recovered first, or unload() ran
-            sticky = self._sticky
-            self._unload()
-            self._load()
-            for line in sticky:
-                _abi.call(self._library.lib, "llvmplug_set_options", line)
-            self._sticky = sticky
-
-    @contextlib.contextmanager
-    def _changing_state(self) -> Iterator[None]:
-        with self._state:
-            while self._changing:
-                self._state.wait()
-            self._changing = True
-            while self._active:
-                self._state.wait()
-        try:
-            yield
-        finally:
-            with self._state:
-                self._changing = False
-                self._state.notify_all()
-
-    @contextlib.contextmanager
-    def _calling(self) -> Iterator[Any]:
-        if self._poisoned and self._reload_after_fatal:
-            self._recover()
-        with self._state:
-            while self._changing:
-                self._state.wait()
-            if self._library is None:
-                raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
-            self._active += 1
-            lib = self._library.lib
-        try:
-            yield lib
-        except (errors.FatalError, errors.CodegenError, errors.InternalError):
-            # Each unwound through LLVM frames that ran no destructors.
-            self._poisoned = True
-            raise
-        finally:
-            with self._state:
-                self._active -= 1
-                if not self._active:
-                    self._state.notify_all()
-
     def unload(self) -> None:
-        """Shut this copy's LLVM down and unmap the library. Idempotent.
+        """Release this copy of LLVM (shut it down and unmap it, or stop the child). Idempotent.
 
         Waits for calls in progress on other threads. Afterwards every method
         but :meth:`reload` raises :class:`PluginUnloadedError`.
         """
-        with self._changing_state():
-            self._unload()
+        self._backend.unload()
 
     close = unload
 
     def reload(self) -> None:
-        """Unload and load again: every LLVM option returns to its default."""
-        with self._changing_state():
-            self._unload()
-            self._sticky = []
-            self._load()
+        """A fresh copy of LLVM: every option returns to its default, sticky options are dropped.
 
-    @property
-    def loaded(self) -> bool:
-        """Whether the library is currently loaded."""
-        return self._library is not None
-
-    @property
-    def poisoned(self) -> bool:
-        """Whether an error that unwound through LLVM (fatal, codegen, internal) came out of the loaded copy."""
-        return self._poisoned
-
-    @property
-    def private(self) -> bool:
-        """Whether this Plugin holds a private copy of the shim."""
-        return self._private
-
-    @property
-    def path(self) -> Path:
-        """The file this Plugin loads (for a private Plugin, the original)."""
-        return self._source if self._source is not None else _loader.library_path()
-
-    @property
-    def loaded_path(self) -> Path | None:
-        """The file actually mapped: the private copy's path, if private."""
-        library = self._library
-        return library.path if library is not None else None
-
-    # cache-branch hook: what llvmplug.cache keys on. (The "python" branch
-    # provides sticky_options and options_policy for real; this branch cannot
-    # change the policy, abi.cpp refuses llvmplug_set_policy.)
-    @property
-    def cache(self) -> _cache.Cache | None:
-        """The :class:`llvmplug.Cache` every compile of this Plugin uses unless told otherwise."""
-        return self._cache
-
-    @property
-    def sticky_options(self) -> tuple[str, ...]:
-        """The flag lines given to :meth:`set_options` that are in force, in order."""
-        return tuple(line.decode() for line in self._sticky)
-
-    @property
-    def options_policy(self) -> str:
-        """Which options this copy accepts: ``"safe"``."""
-        return "safe"
+        With ``standby=True`` the warmed standby is swapped in and the old
+        copy retired on a background thread.
+        """
+        self._backend.reload()
 
     def __enter__(self) -> Plugin:
         return self
@@ -283,7 +136,70 @@ class Plugin:
     def __repr__(self) -> str:
         state = "loaded" if self.loaded else "unloaded"
         kind = "private " if self._private else ""
-        return f"<llvmplug.Plugin {kind}{state} {self.path}>"
+        pid = f" pid {self.worker_pid}" if self.worker_pid is not None else ""
+        return f"<llvmplug.Plugin isolation={self._isolation!r} {kind}{state}{pid} {self.path}>"
+
+    # -- properties ----------------------------------------------------------
+
+    @property
+    def isolation(self) -> str:
+        """``"none"`` or ``"process"``."""
+        return self._isolation
+
+    @property
+    def options_policy(self) -> str:
+        """``"safe"`` or ``"all"``: which LLVM options this Plugin accepts."""
+        return self._policy
+
+    @property
+    def sticky_options(self) -> tuple[str, ...]:
+        """The flag lines given to :meth:`set_options` that are in force, oldest first."""
+        return self._backend.sticky_options
+
+    @property
+    def cache(self) -> _cache.Cache | None:
+        """The :class:`llvmplug.Cache` every compile of this Plugin uses unless told otherwise."""
+        return self._cache
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the Plugin serves calls (False after :meth:`unload`, until :meth:`reload`)."""
+        return self._backend.loaded
+
+    @property
+    def poisoned(self) -> bool:
+        """Whether the copy that would serve the next call is suspect.
+
+        True from a :class:`FatalError`, :class:`CodegenError` or
+        :class:`InternalError` (each unwound through LLVM frames that ran no
+        destructors, so that copy's state is not trustworthy) until the copy
+        is replaced: before the next call with ``reload_after_fatal=True``
+        (the default), by :meth:`reload` otherwise. The same in both
+        isolations: with ``"process"`` it is the child's copy that is suspect
+        (the child replaces it, not itself); a crashed child is not poisoned,
+        it is gone, and the next call starts a fresh one.
+        """
+        return self._backend.poisoned
+
+    @property
+    def private(self) -> bool:
+        """Whether this Plugin was asked for a private copy of the shim."""
+        return self._private
+
+    @property
+    def path(self) -> Path:
+        """The file this Plugin loads (for a private Plugin, the original)."""
+        return self._source if self._source is not None else _loader.library_path()
+
+    @property
+    def loaded_path(self) -> Path | None:
+        """The file actually mapped (a private copy's memfd or temporary file), or None."""
+        return self._backend.loaded_path
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The child's process id with ``isolation="process"`` (None before one starts); None in process."""
+        return self._backend.worker_pid
 
     # -- calls -------------------------------------------------------------
 
@@ -294,9 +210,9 @@ class Plugin:
         flags: Flags = (),
         *,
         output: str = "obj",
+        link: Sequence[Module] = (),
         timeout: float | None = None,
-        link: Sequence[Module] = (),  # targets-branch hook
-        cache: Any = _cache.PLUGIN_CACHE,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
     ) -> bytes:
         """Compile LLVM IR (text or bitcode) and return the output bytes.
 
@@ -308,73 +224,91 @@ class Plugin:
             flags: llc-style flags, as one string or a sequence of flags:
                 ``-O0``..``-O3`` (default ``-O2``), ``-passes=PIPELINE`` (``-passes=``
                 skips IR optimisation), ``-mcpu=...``, ``-mattr=...``,
-                ``-relocation-model=pic``, or any LLVM option, which applies to
-                this call only.
+                ``-relocation-model=pic``, or any LLVM option the policy allows,
+                which applies to this call only.
             output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
-            timeout: seconds; only ``Plugin(isolation="process")`` can stop a
-                compile, so in process anything but ``None`` is an ArgumentError.
-            cache: an :class:`llvmplug.Cache` to answer from and store into,
-                or ``None`` for none; by default the Plugin's own ``cache``.
+            link: modules (IR text or bitcode, e.g. libdevice) linked into
+                ``module`` before optimisation; only what it references is kept.
+            timeout: seconds; only ``isolation="process"`` can stop a compile,
+                so in process anything but ``None`` is an ArgumentError.
+            cache: an :class:`llvmplug.Cache` for this call (``None``: none);
+                by default the Plugin's own. Errors are never cached.
 
         Raises:
             ArgumentError: bad argument values or types.
-            ParseError, VerifyError, TargetError, OptionError, CodegenError,
-            FatalError: what LLVM reported, with its message.
+            ParseError, VerifyError, TargetError, OptionError, LinkError,
+            LimitError, CodegenError, FatalError: what LLVM reported.
             PluginUnloadedError: the Plugin was unloaded.
+            WorkerCrashedError, CompileTimeoutError: ``isolation="process"`` only.
         """
-        if timeout is not None:
-            raise errors.ArgumentError(
-                "timeout needs Plugin(isolation='process'): a compile running in this "
-                "process cannot be interrupted"
-            )
-        data = _module_bytes(module)
-        # targets-branch hook: modules linked in before optimisation (modules[1..]).
-        if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
-            raise errors.ArgumentTypeError(
-                f"link must be a sequence of modules, not {type(link).__name__}"
-            )
-        linked = [_module_bytes(extra) for extra in link]
-        triple = b"" if target is None else _text(target, "target").encode()
-        if output not in OUTPUTS:
-            raise errors.ArgumentError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
-        line = f"-filetype={output} {flags_string(flags)}".encode()
-        chosen = self._cache if cache is _cache.PLUGIN_CACHE else _cache.check_cache(cache)  # cache-branch hook
+        data = self._compile(module, target, flags, output, link, timeout, cache, parts=0,
+                             outputs=_args.OUTPUTS)
+        return data[0]
 
-        def run() -> bytes:
-            array, keep = _abi.buffers([data, *linked])  # targets-branch hook
-            with self._calling() as lib:
-                result, message = _abi.call(lib, "llvmplug_compile", array, len(keep), triple, line, 0)
-            if message:
-                warnings.warn(message, errors.LLVMPlugWarning, stacklevel=4)
-            return result
+    def compile_parts(
+        self,
+        module: Module,
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        parts: int | None = None,
+        output: str = "obj",
+        link: Sequence[Module] = (),
+        timeout: float | None = None,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+    ) -> list[bytes]:
+        """Split the module and generate code for the parts in parallel.
 
-        return _cache.cached(chosen, self, run, data, target, flags, output, linked)  # cache-branch hook
+        Returns at most ``parts`` objects (or assembly files) which, linked
+        together, give the same program as :meth:`compile`'s one object.
+
+        Args:
+            parts: the most parts to make; ``None``: one per CPU.
+            output: ``"obj"`` or ``"asm"``.
+
+        The other arguments and the errors are :meth:`compile`'s.
+        """
+        count = _args.parts(parts)
+        return self._compile(module, target, flags, output, link, timeout, cache, parts=count,
+                             outputs=_args.PART_OUTPUTS)
+
+    def _compile(self, module: Any, target: Any, flags: Any, output: Any, link: Any, timeout: Any,
+                 cache: Any, *, parts: int, outputs: Sequence[str]) -> list[bytes]:
+        seconds = _args.timeout(timeout, self._isolation)
+        modules = _args.modules(module, link)
+        triple = _args.target(target)
+        line = _args.compile_line(output, flags, outputs)
+        chosen = self._cache if cache is _cache.PLUGIN_CACHE else _cache.check_cache(cache)
+
+        def run() -> list[bytes]:
+            data, messages = self._backend.compile(modules, triple, line, parts, seconds)
+            for message in messages:
+                warnings.warn(message, errors.LLVMPlugWarning, stacklevel=5)
+            return data
+
+        result = _cache.cached(chosen, self, run, modules[0], target, flags, output, modules[1:],
+                               parts or None)
+        return list(result)
 
     def info(self) -> dict[str, Any]:
-        """LLVM version, ABI version, host triple/CPU/features and targets."""
-        with self._calling() as lib:
-            data, _ = _abi.call(lib, "llvmplug_info")
-        return json.loads(data)
+        """LLVM version, ABI version, host triple/CPU/features, targets and limits."""
+        return self._backend.info()
 
-    def target_info(self, triple: str | None = None) -> dict[str, Any]:  # targets-branch hook
-        """One target's normalised triple, backend, CPUs and features (None: the host's)."""
-        name = b"" if triple is None else _text(triple, "triple").encode()
-        with self._calling() as lib:
-            data, _ = _abi.call(lib, "llvmplug_target_info", name)
-        return json.loads(data)
+    def target_info(self, triple: str | None = None) -> dict[str, Any]:
+        """One target: normalised triple, target name, CPUs and features (``None``: the host)."""
+        return self._backend.target_info(_args.target(triple))
 
     def set_options(self, flags: Flags) -> None:
         """Set LLVM options for every later compile of this copy.
 
-        They stay until set again or until :meth:`reload`. Per-call flags
-        override them for one call. All flags are checked first: if one is
-        bad, :class:`OptionError` is raised and nothing changes.
+        They stay until set again, :meth:`clear_options` or :meth:`reload`
+        (and are re-applied to a copy that replaces a poisoned one, or to a
+        new child). Per-call flags override them for one call. All flags are
+        checked first: if one is bad, :class:`OptionError` is raised and
+        nothing changes.
         """
-        line = flags_string(flags).encode()
-        with self._calling() as lib:
-            _abi.call(lib, "llvmplug_set_options", line)
-            self._sticky.append(line)
+        self._backend.set_options(_args.flags_string(flags))
 
     def clear_options(self) -> None:
         """Drop every option set with :meth:`set_options`, without a reload.
@@ -383,17 +317,12 @@ class Plugin:
         value is not the same: LLVM treats an option given explicitly, with
         any value, differently from one never given.)
         """
-        with self._calling() as lib:
-            _abi.call(lib, "llvmplug_clear_options")
-            self._sticky = []
+        self._backend.clear_options()
 
     def options(self, pattern: str | None = None) -> list[dict[str, Any]]:
-        """LLVM's options: name, type, value, default, description, values, sticky.
+        """LLVM's options: name, type, value, default, description, values, sticky, class, reason.
 
         Args:
             pattern: a glob over option names (``"x86-*"``); ``None`` lists all.
         """
-        glob = b"" if pattern is None else _text(pattern, "pattern").encode()
-        with self._calling() as lib:
-            data, _ = _abi.call(lib, "llvmplug_list_options", glob)
-        return json.loads(data)
+        return self._backend.options("" if pattern is None else _args.text(pattern, "pattern"))

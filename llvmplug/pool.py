@@ -1,8 +1,9 @@
 """Pool: several independent LLVMs compiling in parallel.
 
-One Plugin serves one call at a time (LLVM's options are global to a copy),
-so parallel compiles need several copies: private in-process copies
-(``isolation="thread"``) or child processes (``isolation="process"``).
+Each worker is a :class:`Plugin`: a private in-process copy
+(``isolation="none"``) or a child process (``isolation="process"``). Calls
+that change options run alone in a copy, and a process Plugin serves one call
+at a time, so independent copies are what lets any mix of calls run at once.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from . import errors
-from .plugin import Flags, Module, Plugin
-from .process import ProcessPlugin
+from collections.abc import Sequence
+from typing import Any
 
-ISOLATIONS = ("thread", "process")
+from . import _args, errors
+from ._args import Flags, Module
+from .plugin import Plugin
 
 
 class Pool:
@@ -24,35 +26,30 @@ class Pool:
 
     Args:
         size: number of workers, hence of compiles that run at once.
-        isolation: ``"thread"``: each worker is a ``Plugin(private=True)`` in
+        isolation: ``"none"``: each worker is a ``Plugin(private=True)`` in
             this process (cheap, but a crash in LLVM ends the process);
             ``"process"``: each worker is a ``Plugin(isolation="process")``
             (a crash or timeout costs one child, which is replaced).
-        reload_after_fatal: passed to every worker's Plugin.
-        memory_limit: bytes of address space per child (``isolation="process"``
-            on Linux only); see :class:`llvmplug.process.ProcessPlugin`.
+        plugin_options: every other keyword of :class:`Plugin` (``options``,
+            ``reload_after_fatal``, ``memory_limit``, ``path``, ``standby``,
+            ``private``), passed to every worker. In-process workers are
+            always private copies.
 
     A call goes to whichever worker is free; workers share no LLVM state, so
     a result never depends on which worker served it. Use it as a context
     manager or call :meth:`close`.
     """
 
-    def __init__(
-        self,
-        size: int,
-        isolation: str = "thread",
-        *,
-        reload_after_fatal: bool = True,
-        memory_limit: int | None = None,
-    ) -> None:
+    def __init__(self, size: int, isolation: str = "none", **plugin_options: Any) -> None:
         if isinstance(size, bool) or not isinstance(size, int):
             raise errors.ArgumentTypeError(f"size must be an int, not {type(size).__name__}")
         if size < 1:
             raise errors.ArgumentError(f"size must be at least 1, not {size}")
-        if isolation not in ISOLATIONS:
-            raise errors.ArgumentError(f"isolation must be 'thread' or 'process', not {isolation!r}")
-        if memory_limit is not None and isolation != "process":
-            raise errors.ArgumentError("memory_limit needs isolation='process': threads share one address space")
+        _args.choice(isolation, "isolation", _args.ISOLATIONS)
+        if isolation == "none":
+            if plugin_options.get("private", True) is not True:
+                raise errors.ArgumentError("in-process Pool workers are private copies: private=False is not possible")
+            plugin_options["private"] = True
         self._isolation = isolation
         self._idle: queue.SimpleQueue[Plugin] = queue.SimpleQueue()
         self._plugins: list[Plugin] = []
@@ -60,10 +57,7 @@ class Pool:
         self._lock = threading.Lock()
         try:
             for _ in range(size):
-                if isolation == "thread":
-                    plugin = Plugin(private=True, reload_after_fatal=reload_after_fatal)
-                else:
-                    plugin = ProcessPlugin(reload_after_fatal=reload_after_fatal, memory_limit=memory_limit)
+                plugin = Plugin(isolation=isolation, **plugin_options)
                 self._plugins.append(plugin)
                 self._idle.put(plugin)
         except BaseException:
@@ -73,10 +67,11 @@ class Pool:
         # As many threads as workers: a task that starts always finds a free worker.
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="llvmplug-pool")
 
-    def _run(self, module: Module, target: str | None, flags: Flags, output: str, timeout: float | None) -> bytes:
+    def _run(self, module: Module, target: str | None, flags: Flags, output: str, link: Sequence[Module],
+             timeout: float | None) -> bytes:
         plugin = self._idle.get()
         try:
-            return plugin.compile(module, target, flags, output=output, timeout=timeout)
+            return plugin.compile(module, target, flags, output=output, link=link, timeout=timeout)
         finally:
             self._idle.put(plugin)
 
@@ -87,16 +82,18 @@ class Pool:
         flags: Flags = (),
         *,
         output: str = "obj",
+        link: Sequence[Module] = (),
         timeout: float | None = None,
     ) -> Future[bytes]:
         """Queue a compile; the Future's result is :meth:`Plugin.compile`'s.
 
         ``timeout`` needs ``isolation="process"`` (as for a Plugin).
         """
+        _args.timeout(timeout, self._isolation)  # here, not in the future: a misuse, not a compile error
         with self._lock:
             if self._closed:
                 raise errors.PluginUnloadedError("this Pool was closed")
-            return self._executor.submit(self._run, module, target, flags, output, timeout)
+            return self._executor.submit(self._run, module, target, flags, output, link, timeout)
 
     def compile(
         self,
@@ -105,10 +102,11 @@ class Pool:
         flags: Flags = (),
         *,
         output: str = "obj",
+        link: Sequence[Module] = (),
         timeout: float | None = None,
     ) -> bytes:
         """Compile on a free worker and wait for the result. See :meth:`Plugin.compile`."""
-        return self.submit(module, target, flags, output=output, timeout=timeout).result()
+        return self.submit(module, target, flags, output=output, link=link, timeout=timeout).result()
 
     def map(
         self,
@@ -143,7 +141,7 @@ class Pool:
 
     @property
     def isolation(self) -> str:
-        """``"thread"`` or ``"process"``."""
+        """``"none"`` or ``"process"``."""
         return self._isolation
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import llvmplug
@@ -145,3 +146,23 @@ def test_failures_leave_no_trace(arith_ir):
     with pytest.raises(llvmplug.ParseError):
         llvmplug.compile("garbage", flags="-x86-asm-syntax=intel")
     assert llvmplug.compile(arith_ir, output="asm") == clean
+
+
+def test_a_source_tree_without_a_built_shim_says_it_shadows_the_installed_package(tmp_path):
+    # The README's snippet pasted in a checkout's root imports the checkout's
+    # llvmplug (the current directory comes first on sys.path), not the installed one.
+    import shutil
+    import subprocess
+    import sys
+
+    checkout = tmp_path / "checkout"
+    package = Path(llvmplug.__file__).resolve().parent
+    shutil.copytree(package, checkout / "llvmplug", ignore=shutil.ignore_patterns("_lib", "__pycache__"))
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'llvmplug'\n")
+    snippet = "import llvmplug\nllvmplug.compile('define i32 @f() { ret i32 1 }')\n"
+    result = subprocess.run([sys.executable, "-c", snippet], cwd=checkout, capture_output=True, text=True,
+                            timeout=120, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert result.returncode == 1
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("llvmplug.errors.LibraryLoadError: llvmplug was imported from the source tree")
+    assert str(checkout / "llvmplug") in last and "shadows the installed package" in last

@@ -119,7 +119,7 @@ def test_unknown_triples(plugin, arith_ir, target, words):
     ("kwargs", "words"),
     [({"private": "yes"}, "private must be a bool"), ({"reload_after_fatal": 1}, "reload_after_fatal must be a bool")],
 )
-@pytest.mark.parametrize("isolation", [None, "process"])
+@pytest.mark.parametrize("isolation", ["none", "process"])
 def test_plugin_constructor_types(kwargs, words, isolation):
     with pytest.raises(llvmplug.ArgumentTypeError, match=words):
         llvmplug.Plugin(isolation=isolation, **kwargs)

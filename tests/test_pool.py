@@ -28,7 +28,7 @@ def pool_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("llvmplug-pool")]
 
 
-@pytest.mark.parametrize("isolation", ["thread", "process"])
+@pytest.mark.parametrize("isolation", ["none", "process"])
 def test_four_threads_through_a_two_worker_pool(arith_ir, isolation):
     jobs = [(i, FLAG_SETS[i % len(FLAG_SETS)], ["obj", "asm"][i // len(FLAG_SETS) % 2]) for i in range(400)]
     with llvmplug.Plugin(private=True) as serial:
@@ -62,7 +62,7 @@ def test_four_threads_through_a_two_worker_pool(arith_ir, isolation):
     assert all(not p.loaded for p in pool.plugins)
 
 
-@pytest.mark.parametrize("isolation", ["thread", "process"])
+@pytest.mark.parametrize("isolation", ["none", "process"])
 def test_map_and_submit(arith_ir, isolation):
     modules = [arith_ir.replace("@add", f"@add{i}") for i in range(6)]
     with llvmplug.Plugin(private=True) as serial:
@@ -91,7 +91,8 @@ def test_thread_pool_rejects_timeout_process_pool_honours_it(arith_ir):
 
 @pytest.mark.parametrize(
     ("args", "error"),
-    [((0,), llvmplug.ArgumentError), (("2",), llvmplug.ArgumentTypeError), ((2, "fork"), llvmplug.ArgumentError)],
+    [((0,), llvmplug.ArgumentError), (("2",), llvmplug.ArgumentTypeError), ((2, "fork"), llvmplug.ArgumentError),
+     ((2, "thread"), llvmplug.ArgumentError), ((2, None), llvmplug.ArgumentError)],
 )
 def test_bad_pool_arguments(args, error):
     with pytest.raises(error):
@@ -114,3 +115,14 @@ def test_process_pool_survives_a_crash_in_one_worker(arith_ir):
         expected = llvmplug.compile(arith_ir, flags="-O2")
         assert all(f.result(timeout=120) == expected for f in good)
         assert list(pool.map([arith_ir] * 4, flags="-O2")) == [expected] * 4
+
+
+def test_pool_passes_plugin_keywords_and_keeps_in_process_workers_private(arith_ir):
+    with pytest.raises(llvmplug.ArgumentError, match="in-process Pool workers are private copies"):
+        llvmplug.Pool(1, private=False)
+    with pytest.raises(llvmplug.ArgumentError, match="options must be one of safe, all"):
+        llvmplug.Pool(1, options="everything")
+    with llvmplug.Pool(2, options="all", reload_after_fatal=False) as pool:
+        assert all(p.private and p.options_policy == "all" for p in pool.plugins)
+        assert pool.isolation == "none"
+        assert pool.compile(arith_ir) == llvmplug.compile(arith_ir)

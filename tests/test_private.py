@@ -9,6 +9,7 @@ from pathlib import Path
 
 import llvmplug
 import pytest
+from llvmplug import _loader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from lifecycle_support import generated_module, run_python
@@ -39,7 +40,7 @@ def test_private_plugins_have_independent_options(arith_ir):
 
 
 @linux_only
-def test_private_copies_are_distinct_mappings_and_leave_no_files(tmp_path):
+def test_private_copies_are_distinct_memfd_mappings_and_leave_no_files(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = dict(os.environ, TMPDIR=str(tmp))
@@ -55,7 +56,7 @@ shared = llvmplug.Plugin()
 first, second = llvmplug.Plugin(private=True), llvmplug.Plugin(private=True)
 paths = [str(shared.loaded_path), str(first.loaded_path), str(second.loaded_path)]
 seen["distinct"] = len(set(paths)) == 3
-seen["in tmp"] = [p.startswith(tmp + os.sep) for p in paths[1:]]
+seen["in memory"] = [p.startswith("/memfd:llvmplug-") for p in paths[1:]]
 seen["mapped"] = [mapped(p) for p in paths]
 seen["files while loaded"] = os.listdir(tmp)
 first.compile("define i32 @f() { ret i32 1 }")
@@ -80,7 +81,7 @@ print(json.dumps(seen))
     )
     assert result == {
         "distinct": True,
-        "in tmp": [True, True],
+        "in memory": [True, True],  # memfds: never a file on disk
         "mapped": [True, True, True],
         "files while loaded": [],  # POSIX: the copy is deleted once it is mapped
         "after unload": [[], False, True],
@@ -249,3 +250,45 @@ print(json.dumps({"functions": functions, "attempts": attempts}))
     # Holding the GIL would make the pause as long as the compile (checked by
     # hand with a ctypes.PyDLL call).
     assert best["longest pause"] < best["compile"] / 2, result
+
+
+@linux_only
+def test_sigkill_during_private_loads_leaves_nothing_on_disk(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    import signal
+    import subprocess
+    import time
+
+    code = (
+        "import llvmplug, sys\n"
+        "print('go', flush=True)\n"
+        "while True:\n"
+        "    llvmplug.Plugin(private=True).unload()\n"
+    )
+    env = dict(os.environ, TMPDIR=str(tmp))
+    for delay in (0.05, 0.3, 0.6):
+        with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env, cwd=str(tmp_path)) as child:
+            assert child.stdout.readline() == b"go\n"
+            time.sleep(delay)  # somewhere in a copy, a load or an unload
+            child.send_signal(signal.SIGKILL)
+            assert child.wait(timeout=60) == -signal.SIGKILL
+        assert list(tmp.iterdir()) == []
+
+
+@linux_only
+def test_private_reload_maps_the_same_bytes_without_reading_the_file_again(tmp_path, arith_ir):
+    import shutil
+
+    shim = tmp_path / "libcopy.so"
+    shutil.copyfile(_loader.library_path(), shim)
+    with llvmplug.Plugin(private=True, path=shim) as plugin:
+        expected = plugin.compile(arith_ir, output="asm")
+        plugin.set_options("-x86-asm-syntax=intel")
+        copy = plugin.loaded_path
+        shim.unlink()  # a reload that read the file again would fail now
+        plugin.reload()
+        assert plugin.loaded_path == copy  # the same memfd, mapped again
+        assert plugin.compile(arith_ir, output="asm") == expected  # and a fresh LLVM in it
+        with pytest.raises(llvmplug.LibraryLoadError, match="missing"):
+            llvmplug.Plugin(private=True, path=shim)  # control: the file is gone

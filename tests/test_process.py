@@ -184,8 +184,10 @@ def test_memory_limit_turns_a_runaway_allocation_into_a_typed_error(arith_ir):
         assert plugin.compile(arith_ir, flags="-O3") == llvmplug.compile(arith_ir, flags="-O3")
         with pytest.raises(llvmplug.InternalError, match="out of memory in LLVM"):
             plugin.compile(crasher.read_bytes(), "x86_64-unknown-linux-gnu", "-O0", timeout=60)
-        assert plugin.poisoned is False  # the child reloads its copy before the next call
+        assert plugin.poisoned  # the child's copy is suspect until the next call replaces it
+        pid = plugin.worker_pid
         assert plugin.compile(arith_ir, flags="-O3") == llvmplug.compile(arith_ir, flags="-O3")
+        assert not plugin.poisoned and plugin.worker_pid == pid  # the child replaced its copy, not itself
 
 
 @pytest.mark.parametrize(
@@ -265,10 +267,10 @@ def test_parent_reads_only_data_and_llvmplug_errors_from_the_child():
     import io
     import pickle
 
-    from llvmplug import process
+    from llvmplug import _protocol
 
     def read(message: object) -> object:
-        return process._ReplyUnpickler(io.BytesIO(pickle.dumps(message))).load()
+        return _protocol._ReplyUnpickler(io.BytesIO(pickle.dumps(message))).load()
 
     with pytest.raises(pickle.UnpicklingError, match="forbidden object: posix.system"):
         read(("ok", os.system))
@@ -277,3 +279,77 @@ def test_parent_reads_only_data_and_llvmplug_errors_from_the_child():
     error = read(("error", llvmplug.WorkerCrashedError("gone", returncode=-9, signal="SIGKILL")))
     assert isinstance(error[1], llvmplug.WorkerCrashedError) and error[1].signal == "SIGKILL"
     assert read(("ok", b"\x7fELF", ["warning: x"])) == ("ok", b"\x7fELF", ["warning: x"])
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), float("nan"), -float("inf"), 1e300])
+def test_timeout_must_be_finite(plugin, arith_ir, timeout):
+    with pytest.raises(llvmplug.ArgumentError, match="finite positive"):
+        plugin.compile(arith_ir, timeout=timeout)
+    assert plugin.compile(arith_ir, timeout=60)  # and no timer thread crashed on the way
+
+
+@pytest.mark.parametrize("limit", [2**63, 2**64, 2**100])
+def test_memory_limit_out_of_range_is_an_argument_error(limit):
+    with pytest.raises(llvmplug.ArgumentError, match="memory_limit must be between 1 and 2\\*\\*63 - 1"):
+        llvmplug.Plugin(isolation="process", memory_limit=limit)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_child_has_only_the_protocol_pipes_and_an_empty_private_directory(tmp_path):
+    inherited = os.open(tmp_path / "parent-file", os.O_CREAT | os.O_WRONLY)
+    os.set_inheritable(inherited, True)  # even an inheritable descriptor stays here
+    try:
+        plugin = llvmplug.Plugin(isolation="process")
+    finally:
+        os.close(inherited)
+    pid = plugin.worker_pid
+    fds = {int(fd): os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+    cwd = os.readlink(f"/proc/{pid}/cwd")
+    assert fds[0] == "/dev/null"
+    assert fds[1] == os.readlink("/proc/self/fd/2")  # stdout is our stderr, never the protocol
+    protocol = {fd: target for fd, target in fds.items() if fd > 2}
+    assert len(protocol) == 2 and all(t.startswith("pipe:") for t in protocol.values()), fds
+    assert cwd != os.getcwd() and os.listdir(cwd) == []
+    assert plugin.compile("define i32 @f() { ret i32 1 }")
+    plugin.unload()
+    assert not os.path.exists(cwd)  # the private directory goes with the child
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_bytes_written_into_the_reply_pipe_fail_one_call_and_replace_the_child(plugin, arith_ir):
+    # What a flag that writes to the child's own pipe (or a subverted child)
+    # does: the next reply is not a frame. That call fails, typed; the next is served.
+    expected = plugin.compile(arith_ir)
+    pid = plugin.worker_pid
+    reply_fd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[-2].decode()
+    with open(f"/proc/{pid}/fd/{reply_fd}", "wb") as pipe:
+        pipe.write(b"BISECT: running pass (1) x86-isel\n")
+    with pytest.raises(llvmplug.WorkerCrashedError, match="broke the protocol"):
+        plugin.compile(arith_ir)
+    assert not os.path.exists(f"/proc/{pid}")
+    assert plugin.compile(arith_ir) == expected
+    assert plugin.worker_pid != pid
+
+
+def test_replies_of_the_wrong_shape_are_refused():
+    from llvmplug import _protocol
+
+    compile_args = ([b"x"], "", "-filetype=obj", 0)
+    good = [("ok", [b"\x7fELF"], [], False), ("error", llvmplug.ParseError("bad"), True)]
+    for reply in good:
+        _protocol.check_reply("compile", compile_args, reply)
+    bad = [
+        ("ok", "not bytes", [], False),
+        ("ok", [b"a", b"b"], [], False),  # two parts when one was asked
+        ("ok", [bytearray(b"x")], [], False),
+        ("ok", [b"x"], [3], False),
+        ("ok", [b"x"], [], "no"),
+        ("error", "just a string", False),
+        ("error", ValueError("not ours"), False),
+        ["ok", [b"x"], [], False],
+    ]
+    for reply in bad:
+        with pytest.raises(_protocol.ProtocolError):
+            _protocol.check_reply("compile", compile_args, reply)
+    with pytest.raises(_protocol.ProtocolError):
+        _protocol.check_reply("info", (), ("ok", ["a list"], [], False))

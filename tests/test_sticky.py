@@ -126,14 +126,14 @@ print(json.dumps({"sticky": sticky, "reloaded": outputs(plugin)}))
     assert result["reloaded"] == fresh
 
 
-@pytest.mark.parametrize("isolation", [None, "process"])
+@pytest.mark.parametrize("isolation", ["none", "process"])
 def test_clear_options_returns_output_to_a_fresh_process_without_a_reload(isolation):
     fresh = run_python(OUTPUTS + "print(json.dumps(outputs(llvmplug.Plugin())))")
     result = run_python(
         OUTPUTS
         + r"""
-isolation = None if sys.argv[1] == "None" else sys.argv[1]
-plugin = llvmplug.Plugin(private=isolation is None, isolation=isolation)
+isolation = sys.argv[1]
+plugin = llvmplug.Plugin(private=isolation == "none", isolation=isolation)
 plugin.set_options(sys.argv[2])
 sticky = outputs(plugin)
 copy = plugin.loaded_path

@@ -1,0 +1,424 @@
+"""The process backend of :class:`llvmplug.Plugin` (``isolation="process"``).
+
+An in-process copy contains everything LLVM *reports* (errors, fatal errors)
+but not a segfault or an abort inside LLVM, and cannot stop a compile that
+runs too long. A child process can: when it dies, the call raises
+:class:`WorkerCrashedError` and the next call starts a fresh child; when a
+compile exceeds its ``timeout`` the child is killed and replaced.
+
+The child is a new interpreter running :mod:`llvmplug._worker` (not a fork,
+and not ``multiprocessing``'s spawn, which would re-import the caller's
+``__main__``), in an empty private working directory, with stdin on
+/dev/null, stdout on this process's stderr, and no descriptor of ours but the
+two protocol pipes (see :mod:`llvmplug._protocol`). Every reply is checked
+before it is believed: a child subverted through LLVM can make a call fail,
+never return something other than what the call returns.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import weakref
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from . import _jobs, _protocol, errors
+from ._backend_local import WARM_MODULE
+
+# The interpreter must import this very llvmplug (with its built shim), not
+# one that happens to be in the current directory: -c puts '' first on
+# sys.path, so replace that entry with the directory holding this package.
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])
+_BOOTSTRAP = (
+    f"import sys; sys.path[0] = {_PACKAGE_PARENT!r}; "
+    "from llvmplug._worker import main; main()"
+)
+
+# How long a child may take to exit when asked before it is killed.
+_EXIT_GRACE = 5.0
+
+_backends: weakref.WeakSet[ProcessBackend] = weakref.WeakSet()
+
+
+def _signal_name(returncode: int | None) -> str | None:
+    if returncode is None or returncode >= 0 or os.name == "nt":
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+def _stop(process: subprocess.Popen[bytes], requests: BinaryIO, replies: BinaryIO, directory: str) -> None:
+    """End a child: EOF on its request pipe asks it to exit; kill it if it does not."""
+    for stream in (requests, replies):
+        try:
+            stream.close()
+        except OSError:
+            pass  # a dead child's pipe; nothing to flush
+    try:
+        process.wait(_EXIT_GRACE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _stdout_for_child() -> int:
+    """The child's stdout: our stderr (LLVM's prints stay visible), else /dev/null."""
+    try:
+        os.fstat(2)
+    except OSError:
+        return subprocess.DEVNULL
+    return 2
+
+
+class _Child:
+    """One running worker process and its two protocol pipes."""
+
+    def __init__(self, config: dict[str, Any], memory_limit: int | None) -> None:
+        self.next_id = 1
+        self.pid: int | None = None
+        self.directory = tempfile.mkdtemp(prefix="llvmplug-worker-")
+        try:
+            self.process, self.requests, self.replies = self._spawn()
+        except OSError as error:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise errors.LibraryLoadError(f"cannot start llvmplug's worker process: {error}") from error
+        # Ends the child if its Plugin is dropped without unload(), and at exit.
+        self._finalizer = weakref.finalize(self, _stop, self.process, self.requests, self.replies,
+                                           self.directory)
+        try:
+            _protocol.send(self.requests, 0, (config, memory_limit))
+            reply = _protocol.receive(self.replies, 0)
+        except (OSError, EOFError, _protocol.ProtocolError) as error:
+            self.stop()
+            raise errors.LibraryLoadError(
+                f"llvmplug's worker process failed to start (exit status "
+                f"{self.process.returncode}); its stderr says why"
+            ) from error
+        if reply[0] != "ready":
+            self.stop()
+            if isinstance(reply[1], errors.LLVMPlugError):
+                raise reply[1]
+            raise errors.LibraryLoadError(f"llvmplug's worker process sent {reply!r} instead of 'ready'")
+        self.pid = reply[1]["pid"]
+        self.loaded_path = Path(reply[1]["loaded_path"])
+
+    def _spawn(self) -> tuple[subprocess.Popen[bytes], BinaryIO, BinaryIO]:
+        if os.name == "nt":
+            # Windows has no pass_fds: the protocol runs over the child's
+            # stdin/stdout, which the worker moves off fds 0 and 1 at once.
+            # (Unverified here.)
+            process = subprocess.Popen([sys.executable, "-c", _BOOTSTRAP], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, cwd=self.directory, bufsize=0)
+            return process, process.stdin, process.stdout  # type: ignore[return-value]
+        # Dedicated pipes, not stdin/stdout: nothing LLVM prints can land in
+        # the protocol. os.pipe() makes them non-inheritable; pass_fds hands
+        # the child exactly these two, close_fds closes everything else.
+        request_read, request_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _BOOTSTRAP, str(request_read), str(reply_write)],
+                stdin=subprocess.DEVNULL,
+                stdout=_stdout_for_child(),
+                pass_fds=(request_read, reply_write),
+                close_fds=True,
+                cwd=self.directory,
+            )
+        except BaseException:
+            for fd in (request_write, reply_read):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (request_read, reply_write):
+                os.close(fd)
+        return process, os.fdopen(request_write, "wb", buffering=0), os.fdopen(reply_read, "rb", buffering=0)
+
+    def request(self, message: Any) -> int:
+        number = self.next_id
+        self.next_id = (number + 1) & 0xFFFFFFFF or 1
+        _protocol.send(self.requests, number, message)
+        return number
+
+    def reply(self, number: int) -> Any:
+        return _protocol.receive(self.replies, number)
+
+    def kill(self) -> None:
+        try:
+            self.process.kill()
+        except OSError:
+            pass  # already gone
+
+    def stop(self) -> None:
+        self._finalizer()
+
+    def forget(self) -> None:
+        """In a forked child: this process is our parent's; never read, wait for or kill it."""
+        self._finalizer.detach()
+        for stream in (self.requests, self.replies):
+            try:
+                stream.close()  # our copies of the pipes only
+            except OSError:
+                pass
+        self.process.returncode = 0  # so that subprocess never waits for it here
+
+    def crashed(self, why: str | None = None) -> errors.WorkerCrashedError:
+        """The error for a child that died or broke the protocol; stops and reaps it."""
+        if why is not None:
+            self.kill()
+        self.stop()
+        code = self.process.returncode
+        name = _signal_name(code)
+        if why is not None:
+            how = f"broke the protocol ({why}) and was killed"
+        else:
+            how = f"was killed by {name}" if name else f"exited with status {code}"
+        return errors.WorkerCrashedError(
+            f"llvmplug's worker process (pid {self.pid}) {how} during the call; "
+            "the next call starts a fresh one",
+            returncode=code,
+            signal=None if why is not None else name,
+        )
+
+
+
+
+def _stop_jobs(jobs: _jobs.Jobs | None) -> None:
+    if jobs is not None:
+        jobs.stop()
+
+
+class ProcessBackend:
+    """The Plugin API served by a child process; see the module docstring."""
+
+    isolation = "process"
+
+    def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
+                 memory_limit: int | None, standby: bool = False) -> None:
+        self._config = {
+            "private": private,
+            "path": None if path is None else str(path),
+            "policy": policy,
+            "reload_after_fatal": reload_after_fatal,
+        }
+        self._memory_limit = memory_limit
+        self._poisoned = False
+        self._sticky: list[str] = []
+        self._lock = threading.Lock()  # one request in flight per child
+        self._wanted = True
+        self._child: _Child | None = _Child(self._config, memory_limit)
+        # standby: a second child, started and warmed in the background,
+        # that reload() (or the replacement of a crashed child) swaps in.
+        self._jobs = _jobs.Jobs("llvmplug-standby") if standby else None
+        self._spare: _Child | None = None
+        self._spare_done: threading.Event | None = None
+        self._start_spare(None)
+        self._finalizer = weakref.finalize(self, _stop_jobs, self._jobs)
+        _backends.add(self)
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def _start_spare(self, retired: _Child | None) -> None:
+        if self._jobs is not None:
+            self._spare_done = self._jobs.submit(self._make_spare, retired)
+
+    def _make_spare(self, retired: _Child | None) -> None:
+        if retired is not None:
+            retired.stop()  # off the caller's path: stopping waits for the child to exit
+        try:
+            spare = _Child(self._config, self._memory_limit)
+            number = spare.request(("compile", ([WARM_MODULE], "", "-filetype=obj", 0)))
+            _protocol.check_reply("compile", ([WARM_MODULE], "", "-filetype=obj", 0), spare.reply(number))
+        except (errors.LLVMPlugError, OSError, EOFError, _protocol.ProtocolError):
+            return  # the next reload starts a child itself and reports the error
+        if self._wanted and self._spare is None:
+            self._spare = spare
+        else:
+            spare.stop()
+
+    def _take_spare(self) -> _Child | None:
+        done = self._spare_done
+        if done is not None:
+            done.wait()
+        spare, self._spare = self._spare, None
+        return spare
+
+    def _discard_child(self) -> None:
+        child, self._child = self._child, None
+        if child is not None:
+            child.stop()
+
+    def _ensure_child(self) -> _Child:
+        if not self._wanted:
+            raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
+        if self._child is None:
+            child = self._take_spare() or _Child(self._config, self._memory_limit)
+            self._start_spare(None)
+            self._child = child
+            self._poisoned = False
+            for line in self._sticky:
+                self._exchange(child, "set_options", (line,), None)
+        return self._child
+
+    def unload(self) -> None:
+        with self._lock:
+            self._wanted = False
+            self._poisoned = False
+            self._discard_child()
+            spare = self._take_spare()
+            if spare is not None:
+                spare.stop()
+
+    def reload(self) -> None:
+        with self._lock:
+            self._sticky = []
+            self._poisoned = False
+            self._wanted = True
+            spare = self._take_spare()
+            if spare is None:
+                self._discard_child()
+                self._child = _Child(self._config, self._memory_limit)
+                self._start_spare(None)
+            else:
+                old, self._child = self._child, spare
+                self._start_spare(old)
+
+    def after_fork_in_child(self) -> None:
+        """The child process belongs to our parent: forget it and start our own when next called."""
+        self._lock = threading.Lock()
+        child, self._child = self._child, None
+        spare, self._spare = self._spare, None
+        for inherited in (child, spare):
+            if inherited is not None:
+                inherited.forget()
+        self._poisoned = False
+        if self._jobs is not None:  # its thread stayed in the parent
+            self._jobs = _jobs.Jobs("llvmplug-standby")
+            self._finalizer.detach()
+            self._finalizer = weakref.finalize(self, _stop_jobs, self._jobs)
+            self._spare_done = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._wanted
+
+    @property
+    def poisoned(self) -> bool:
+        return self._poisoned
+
+    @property
+    def loaded_path(self) -> Path | None:
+        child = self._child
+        return child.loaded_path if child is not None else None
+
+    @property
+    def worker_pid(self) -> int | None:
+        child = self._child
+        return child.pid if child is not None else None
+
+    @property
+    def sticky_options(self) -> tuple[str, ...]:
+        return tuple(self._sticky)
+
+    # -- calls -------------------------------------------------------------
+
+    def _exchange(self, child: _Child, method: str, args: tuple[Any, ...], timeout: float | None) -> Any:
+        """One request and its checked reply; the caller holds ``self._lock``."""
+        expired = threading.Event()
+        timer = None
+        if timeout is not None:
+
+            def expire() -> None:
+                expired.set()
+                child.kill()
+
+            timer = threading.Timer(timeout, expire)
+            timer.daemon = True
+        reply = None
+        broken = None
+        try:
+            number = child.request((method, args))
+            if timer is not None:
+                timer.start()
+            reply = child.reply(number)
+            _protocol.check_reply(method, args, reply)
+        except (OSError, EOFError):
+            reply = None  # the child died; told apart below
+        except _protocol.ProtocolError as error:
+            reply, broken = None, str(error)
+        except BaseException:
+            # Interrupted (KeyboardInterrupt, say) mid-exchange: the child's
+            # reply would answer the next request, so this child must go.
+            child.kill()
+            self._discard_child()
+            raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+                if timer.is_alive():
+                    timer.join()
+        if expired.is_set():
+            self._discard_child()
+            if reply is None:
+                raise errors.CompileTimeoutError(
+                    f"the compile did not finish within {timeout} s; its worker process "
+                    f"(pid {child.pid}) was killed and the next call starts a fresh one"
+                )
+        if reply is None:
+            self._child = None
+            self._poisoned = False  # the next call gets a fresh child
+            raise child.crashed(broken)
+        self._poisoned = reply[-1]
+        if reply[0] == "error":
+            raise reply[1]
+        return reply
+
+    def _call(self, method: str, *args: Any, timeout: float | None = None) -> tuple[Any, list[str]]:
+        with self._lock:
+            child = self._ensure_child()
+            reply = self._exchange(child, method, args, timeout)
+        return reply[1], reply[2]
+
+    def compile(self, modules: list[bytes], target: str, line: str, parts: int,
+                timeout: float | None = None) -> tuple[list[bytes], list[str]]:
+        result: list[bytes]
+        result, warnings = self._call("compile", modules, target, line, parts, timeout=timeout)
+        return result, warnings
+
+    def info(self) -> dict[str, Any]:
+        return self._call("info")[0]  # type: ignore[no-any-return]
+
+    def target_info(self, triple: str) -> dict[str, Any]:
+        return self._call("target_info", triple)[0]  # type: ignore[no-any-return]
+
+    def set_options(self, line: str) -> None:
+        with self._lock:
+            child = self._ensure_child()
+            self._exchange(child, "set_options", (line,), None)
+            self._sticky.append(line)
+
+    def clear_options(self) -> None:
+        with self._lock:
+            child = self._ensure_child()
+            self._exchange(child, "clear_options", (), None)
+            self._sticky = []
+
+    def options(self, pattern: str) -> list[dict[str, Any]]:
+        return self._call("options", pattern)[0]  # type: ignore[no-any-return]
+
+
+def _after_fork_in_child() -> None:
+    for backend in list(_backends):
+        backend.after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

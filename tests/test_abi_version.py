@@ -1,0 +1,49 @@
+"""The loader refuses a library of another ABI right after dlopen, before touching anything else."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import llvmplug
+import pytest
+from llvmplug import _loader
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
+from fake_shims import VERSION_ONLY, build
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="builds a shared library with cc")
+
+
+@pytest.mark.parametrize(("version", "shown"), [(0x00030000, "3.0"), (0x00010001, "1.1"), (0x00000000, "0.0")])
+def test_another_major_is_refused(tmp_path, cc, version, shown):
+    library = build(cc, tmp_path, "other", VERSION_ONLY, f"-DVERSION={version}")
+    for _ in range(2):  # the refused library is not left loaded (no "already loaded" the second time)
+        with pytest.raises(llvmplug.LibraryLoadError, match=rf"implements llvmplug ABI {shown}; .* needs ABI 2\.0 or a later 2\.x"):
+            llvmplug.Plugin(path=library)
+    with pytest.raises(llvmplug.LibraryLoadError, match=f"ABI {shown}"):
+        llvmplug.Plugin(path=library, private=True)
+
+
+def test_an_older_minor_is_refused(tmp_path, cc, monkeypatch):
+    library = build(cc, tmp_path, "older", VERSION_ONLY, "-DVERSION=0x00020000")
+    monkeypatch.setattr(_loader, "ABI_MIN_MINOR", 1)  # as a package needing ABI 2.1 would
+    with pytest.raises(llvmplug.LibraryLoadError, match=r"implements llvmplug ABI 2\.0; .* needs ABI 2\.1"):
+        _loader.Library(library)
+
+
+def test_a_later_minor_is_accepted(tmp_path, cc):
+    library = build(cc, tmp_path, "later", VERSION_ONLY, "-DVERSION=0x00020007")
+    loaded = _loader.Library(library)  # the library exports nothing else: the check touched nothing else
+    loaded.close()
+
+
+def test_a_library_without_the_version_function_is_not_a_shim(tmp_path, cc):
+    library = build(cc, tmp_path, "stranger", "int something(void) { return 1; }\n")
+    with pytest.raises(llvmplug.LibraryLoadError, match="not an llvmplug shim"):
+        llvmplug.Plugin(path=library)
+
+
+def test_the_real_shim_matches():
+    version = llvmplug.info()["abi_version"]
+    assert version >> 16 == _loader.ABI_MAJOR and version & 0xFFFF >= _loader.ABI_MIN_MINOR
