@@ -81,6 +81,9 @@ _live: weakref.WeakSet[Library] = weakref.WeakSet()
 
 _template_lock = threading.Lock()
 _templates: dict[Path, int] = {}
+# The source file's (device, inode, size, mtime) when its template was read:
+# what a private copy runs, for the cache's key (llvmplug/cache.py).
+_template_stamps: dict[Path, tuple[int, int, int, int]] = {}
 _copy_numbers = itertools.count(1)
 
 _retire_state = threading.Condition()
@@ -116,7 +119,8 @@ def _template(source: Path) -> int:
         fd = os.memfd_create(f"llvmplug-template:{source.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
             with open(source, "rb") as stream:
-                _fill(fd, stream.fileno(), os.fstat(stream.fileno()).st_size)
+                status = os.fstat(stream.fileno())
+                _fill(fd, stream.fileno(), status.st_size)
             # Sealed: nothing (not even a bug of ours) can change the bytes
             # every later copy is made from.
             fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
@@ -125,7 +129,14 @@ def _template(source: Path) -> int:
             os.close(fd)
             raise
         _templates[source] = fd
+        _template_stamps[source] = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
         return fd
+
+
+def template_stamp(source: Path) -> tuple[int, int, int, int] | None:
+    """(device, inode, size, mtime) of ``source`` when this process read its template, if it did."""
+    with _template_lock:
+        return _template_stamps.get(source)
 
 
 def _fill(target: int, source: int, size: int) -> None:

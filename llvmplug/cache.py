@@ -652,7 +652,7 @@ def cached(
     key = _key(module, target, flags, output, link, parts, state[0], state[1], identity)
     value = cache.get(key)
     if value is not None:
-        split = _decode_parts(value) if parts is not None and parts > 1 else None
+        split = _decode_parts(value) if parts is not None else None
         return split if split is not None else value
     result = compile_fn()
     if _options_state(plugin) == state:

@@ -106,6 +106,11 @@ class Plugin:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
                                          reload_after_fatal=reload_after_fatal, standby=standby)
         self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None
+        template = _loader.template_stamp(self.path) if private and self._isolation == "none" else None
+        if template is not None:
+            # A private copy runs the bytes this process read first (the memfd
+            # template), whatever the file holds now.
+            self._shim_stamp = (str(self.path), *template)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -281,15 +286,15 @@ class Plugin:
         line = _args.compile_line(output, flags, outputs)
         chosen = self._cache if cache is _cache.PLUGIN_CACHE else _cache.check_cache(cache)
 
-        def run() -> list[bytes]:
+        def run() -> bytes | list[bytes]:
             data, messages = self._backend.compile(modules, triple, line, parts, seconds)
             for message in messages:
                 warnings.warn(message, errors.LLVMPlugWarning, stacklevel=5)
-            return data
+            return data if parts else data[0]  # the cache stores one output as plain bytes
 
         result = _cache.cached(chosen, self, run, modules[0], target, flags, output, modules[1:],
                                parts or None)
-        return list(result)
+        return list(result) if parts else [result]
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, host triple/CPU/features, targets and limits."""
