@@ -105,10 +105,10 @@ llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) 
 
 llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
-    runtime();
+    OptionRegistry &registry = runtime();
     if (policy != LLVMPLUG_POLICY_SAFE && policy != LLVMPLUG_POLICY_ALL)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "unknown policy " + std::to_string(int(policy)));
-    // TODO(issue 10): the safe policy.
+    registry.setPolicy(policy);
   });
 }
 

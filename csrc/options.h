@@ -12,10 +12,14 @@
 #ifndef LLVMPLUG_OPTIONS_H
 #define LLVMPLUG_OPTIONS_H
 
+#include "llvmplug.h"
+#include "option_policy.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +44,18 @@ struct Setting {
 class OptionRegistry {
 public:
   // Resolve tokens to settings without changing anything. Throws Failure
-  // (LLVMPLUG_ERROR_OPTION) naming the flag and the closest known names.
+  // (LLVMPLUG_ERROR_OPTION) naming the flag and the closest known names, or
+  // naming an option the policy refuses and why.
   std::vector<Setting> resolve(llvm::ArrayRef<std::string> tokens) const;
+
+  // Choose the policy for later resolve() calls. Throws Failure
+  // (LLVMPLUG_ERROR_OPTION) and changes nothing if a sticky option in force
+  // would not be allowed by the new policy.
+  void setPolicy(llvmplug_policy policy);
+
+  // The class of one option (option_policy.h); nullopt when no rule covers
+  // it. Memoised: classifying reads LLVM's help text for the option.
+  const std::optional<Verdict> &classify(llvm::cl::Option &option) const;
 
   // Apply settings and keep them for every later compile. All-or-nothing.
   void setSticky(const std::vector<Setting> &settings);
@@ -57,10 +71,16 @@ private:
   // Reset each option to its default, then apply the settings in order.
   // Throws Failure on a bad value, leaving the options partly applied.
   static void apply(const std::vector<Setting> &settings);
-  // Return each option to its default plus its sticky settings.
-  void restore(llvm::ArrayRef<llvm::cl::Option *> options) const;
+  // Return each option to its default plus its sticky settings. Never
+  // throws (it runs in a destructor): an option whose sticky settings cannot
+  // be re-applied (out of memory) is left at its default.
+  void restore(llvm::ArrayRef<llvm::cl::Option *> options) const noexcept;
+  // Throws Failure if the policy refuses the option.
+  void checkAllowed(llvm::cl::Option &option, llvm::StringRef name) const;
 
   std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
+  llvmplug_policy policy_ = LLVMPLUG_POLICY_SAFE;
+  mutable std::map<llvm::cl::Option *, std::optional<Verdict>> classes_;
 };
 
 // Per-call options: applied on construction, restored on destruction, on

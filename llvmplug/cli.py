@@ -34,7 +34,7 @@ examples:
 
 # Our own options; every other argument is an LLVM flag. argparse cannot be
 # left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
-_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit")
+_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--options")
 
 
 def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -77,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     compile_.add_argument("--target", metavar="TRIPLE", help="target triple (default: the module's, else the host's)")
     compile_.add_argument("--emit", choices=OUTPUTS, default="obj", help="what to produce (default: obj)")
+    compile_.add_argument(  # policy-branch hook
+        "--options", choices=("safe", "all"), default="safe",
+        help="which LLVM options to accept: 'safe' (default) refuses options that load code, "
+        "touch files, print or exit; 'all' accepts every LLVM option (trusted input only)",
+    )
 
     info = commands.add_parser("info", help="show LLVM version, host and targets")
     info.add_argument("--json", action="store_true", help="print the raw JSON")
@@ -103,7 +108,7 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     output = args.output
     if output is None:
         output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
-    with Plugin() as plugin:
+    with Plugin(options=args.options) as plugin:
         data = plugin.compile(module, args.target, llvm_flags, output=args.emit)
     if output == "-":
         sys.stdout.buffer.write(data)
@@ -136,7 +141,8 @@ def _options(args: argparse.Namespace) -> int:
         return 0
     for option in options:
         value = "" if option["value"] is None else f" = {option['value']}"
-        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}")
+        kind = option["class"] or "unreviewed"  # policy-branch hook: the class column
+        print(f"{kind:<6} -{option['name']} <{option['type']}>{value}  {option['description']}")
     return 0
 
 

@@ -20,6 +20,17 @@ Flags = Union[str, Sequence[str]]
 
 OUTPUTS = ("obj", "asm", "bc", "ll")
 
+# policy-branch hook: Plugin(options=...) -> llvmplug_set_policy's values.
+OPTION_POLICIES = {"safe": 0, "all": 1}
+
+
+def _option_policy(options: Any) -> str:
+    if not isinstance(options, str):
+        raise errors.ArgumentTypeError(f"options must be 'safe' or 'all', not {type(options).__name__}")
+    if options not in OPTION_POLICIES:
+        raise errors.ArgumentError(f"options must be 'safe' or 'all', not {options!r}")
+    return options
+
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
@@ -122,10 +133,12 @@ class Plugin:
         path: str | os.PathLike[str] | None = None,
         reload_after_fatal: bool = True,
         isolation: str | None = None,
+        options: str = "safe",
     ) -> None:
         for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
             if not isinstance(flag, bool):
                 raise errors.ArgumentTypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        self._options_policy = _option_policy(options)  # policy-branch hook
         self._private = private
         self._source = Path(path) if path is not None else None
         self._reload_after_fatal = reload_after_fatal
@@ -144,6 +157,9 @@ class Plugin:
         library = _loader.Library(self._source, private=self._private)
         self._library = library
         self._finalizer = weakref.finalize(self, library.close)
+        # policy-branch hook: every fresh copy starts safe; apply the chosen
+        # policy after every load, reload and automatic reload.
+        _abi.call(library.lib, "llvmplug_set_policy", OPTION_POLICIES[self._options_policy])
         # At interpreter exit a daemon thread may still be inside the shim;
         # unmapping it then would crash the exit. The process exit unmaps it
         # anyway, and on POSIX a private copy's file is already gone. Windows
@@ -233,6 +249,19 @@ class Plugin:
     def poisoned(self) -> bool:
         """Whether an error that unwound through LLVM (fatal, codegen, internal) came out of the loaded copy."""
         return self._poisoned
+
+    @property
+    def options_policy(self) -> str:
+        """Which LLVM options calls accept: ``"safe"`` (the default) or ``"all"``.
+
+        ``"safe"`` accepts only options that are values of the compile
+        (optimisation, codegen and target tuning); options that load code,
+        read or write files, print, exit or keep state past the call raise
+        :class:`OptionError`. ``"all"`` accepts every LLVM option, as llc
+        does: only for trusted callers, since an option can then load a
+        library or write files. (policy-branch hook)
+        """
+        return self._options_policy
 
     @property
     def private(self) -> bool:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from . import errors
-from .plugin import Flags, Module, Plugin, _module_bytes, _text, flags_string, OUTPUTS
+from .plugin import Flags, Module, Plugin, _module_bytes, _option_policy, _text, flags_string, OUTPUTS
 
 # The interpreter must import this very llvmplug (with its built shim), not
 # one that happens to be in the current directory: -c puts '' first on
@@ -175,10 +175,12 @@ class ProcessPlugin(Plugin):
         reload_after_fatal: bool = True,
         isolation: str | None = "process",
         memory_limit: int | None = None,
+        options: str = "safe",
     ) -> None:
         for name, flag in (("private", private), ("reload_after_fatal", reload_after_fatal)):
             if not isinstance(flag, bool):
                 raise errors.ArgumentTypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        self._options_policy = _option_policy(options)  # policy-branch hook
         self._private = private
         self._source = Path(path) if path is not None else None
         self._reload_after_fatal = reload_after_fatal
@@ -193,6 +195,7 @@ class ProcessPlugin(Plugin):
             "private": private,
             "path": None if path is None else str(Path(path).resolve()),
             "reload_after_fatal": reload_after_fatal,
+            "options": options,  # policy-branch hook
         }
         self._memory_limit = memory_limit
         self._poisoned = False
