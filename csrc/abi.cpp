@@ -9,6 +9,7 @@
 #include "info.h"
 #include "options.h"
 #include "runtime.h"
+#include "stack.h"
 
 #include <exception>
 #include <new>
@@ -46,7 +47,9 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
   };
   try {
     std::lock_guard<std::mutex> hold(runtimeLock());
-    body(*result);
+    // LLVM recurses on nested input: run the body where the stack is large
+    // (stack.h); whatever it throws is rethrown here.
+    runOnBigStack([&] { body(*result); });
     if (result->parts.empty())
       result->parts.emplace_back(); // the header promises a part on success
   } catch (const Failure &failure) {

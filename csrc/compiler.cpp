@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "failure.h"
+#include "nesting.h"
 #include "options.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -282,7 +283,7 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   // Respect the -pass-remarks* filters: otherwise every remark LLVM can
   // produce (e.g. asm-printer's instruction counts) reaches the handler.
   context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  std::unique_ptr<Module> module = parseModule(bytes, context);
+  std::unique_ptr<Module> module = parseWithinLimits(bytes, [&] { return parseModule(bytes, context); });
 
   std::string problems;
   raw_string_ostream problemStream(problems);

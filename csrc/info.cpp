@@ -1,5 +1,6 @@
 #include "info.h"
 
+#include "nesting.h"
 #include "llvmplug.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -32,7 +33,8 @@ std::string describeLibrary() {
                     {"process_triple", sys::getProcessTriple()},
                     {"host_cpu", sys::getHostCPUName()},
                     {"host_features", json::Array(features)},
-                    {"targets", std::move(targets)}};
+                    {"targets", std::move(targets)},
+                    {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}}};
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(info));

@@ -94,4 +94,4 @@ def test_info_and_options():
     info = json.loads(run("info", "--json").stdout)
     assert info["llvm_version"].startswith("23.")
     options = run("options", "x86-asm-syntax").stdout.decode()
-    assert options.startswith("-x86-asm-syntax <enum> = att")
+    assert options.startswith("value  -x86-asm-syntax <enum> = att")  # class column first
