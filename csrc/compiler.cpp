@@ -273,6 +273,7 @@ std::string emit(Module &module, TargetMachine &machine, Output output) {
 Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
                        StringRef flags) {
   Request request = parseRequest(target, flags);
+  options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
   ScopedOptions scope(options, settings);

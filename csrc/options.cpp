@@ -8,6 +8,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -248,6 +249,22 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name) const {
   throw Failure(LLVMPLUG_ERROR_OPTION,
                 "option '-" + name.str() + "' is refused by the safe option policy (" + why +
                     "); it is allowed only with Plugin(options=\"all\"), for trusted callers");
+}
+
+void OptionRegistry::checkPipeline(StringRef passes) const {
+  if (policy_ == LLVMPLUG_POLICY_ALL)
+    return;
+  // Pass names are the words of the pipeline text; nesting and parameters
+  // (function(...), print<domtree>) only separate them.
+  SmallVector<StringRef, 16> words;
+  SplitString(passes, words, ",()<>; \t\n");
+  for (StringRef word : words)
+    if (Regex("(^|-)(print|printer|dump|dot|view|viewer|stats)(-|$)", Regex::IgnoreCase).match(word))
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "pass '" + word.str() +
+                        "' in -passes is refused by the safe option policy (print: prints, "
+                        "dumps, writes dot files or starts a viewer); it is allowed only with "
+                        "Plugin(options=\"all\"), for trusted callers");
 }
 
 void OptionRegistry::setPolicy(llvmplug_policy policy) {

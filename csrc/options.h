@@ -48,6 +48,11 @@ public:
   // naming an option the policy refuses and why.
   std::vector<Setting> resolve(llvm::ArrayRef<std::string> tokens) const;
 
+  // Under the safe policy, refuse a -passes pipeline that names a pass
+  // which prints, dumps, writes dot files or starts a viewer (print<...>,
+  // dot-cfg, view-cfg). Throws Failure (LLVMPLUG_ERROR_OPTION).
+  void checkPipeline(llvm::StringRef passes) const;
+
   // Choose the policy for later resolve() calls. Throws Failure
   // (LLVMPLUG_ERROR_OPTION) and changes nothing if a sticky option in force
   // would not be allowed by the new policy.
