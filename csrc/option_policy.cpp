@@ -13,6 +13,8 @@ struct Reviewed {
   const char *name;
   OptionClass kind;
   const char *reason;
+  double minValue = -HUGE_VAL; // see Verdict
+  double maxValue = HUGE_VAL;
 };
 
 // The reviewed exceptions: options the rules below would get wrong or cannot
@@ -60,8 +62,6 @@ constexpr Reviewed Table[] = {
     {"sbvec-allow-files", OptionClass::Value,
      "regular expressions over the module's source file names; no file is opened"},
     {"sbvec-collect-seeds", OptionClass::Value, "seed kinds"},
-    {"start-after", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
-    {"start-before", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
     {"stop-after", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
     {"stop-before", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
     {"x86-align-branch", OptionClass::Value, "branch kinds"},
@@ -102,7 +102,32 @@ constexpr Reviewed Table[] = {
     {"x86prelegalizercombiner-only-enable-rule", OptionClass::State,
      "a callback appends to a global rule list that resetting the option does not clear"},
 
-    // Crashes on purpose.
+    // Numbers whose large values hang LLVM or exhaust memory (found by the
+    // sweep, tests/sweep_options.py): bounded well above any useful setting.
+    {"align-all-functions", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
+    {"align-all-blocks", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
+    {"align-all-nofallthru-blocks", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
+    {"force-vector-interleave", OptionClass::Value, "an interleave count; huge values never finish", 0, 64},
+    {"capture-tracking-max-uses-to-explore", OptionClass::Value,
+     "a search budget; huge values exhaust memory", 0, 1e6},
+    {"lsr-complexity-limit", OptionClass::Value,
+     "a search budget; values near 0 make loop strength reduction loop for ever", 2},
+
+    {"unroll-peel-count", OptionClass::Value, "a peel count; huge values never finish", 0, 256},
+    {"x86-experimental-pref-innermost-loop-alignment", OptionClass::Value,
+     "log2 of an alignment; negative or huge values pad for ever", 0, 16},
+    {"unroll-force-peel-count", OptionClass::Value, "a peel count; huge values never finish", 0, 256},
+    {"misched-limit", OptionClass::Value, "a scheduling region limit; 0 never finishes", 1},
+    {"phicse-num-phi-smallsize", OptionClass::Value, "a search budget; huge values never finish", 0, 1e6},
+    {"scev-addops-inline-threshold", OptionClass::Value, "values below 2 crash scalar evolution", 2},
+
+    // Crash LLVM (found by the sweep, or on purpose).
+    {"start-after", OptionClass::Unsafe,
+     "codegen started mid-pipeline expects machine IR; on LLVM IR it crashes (SIGSEGV)"},
+    {"start-before", OptionClass::Unsafe,
+     "codegen started mid-pipeline expects machine IR; on LLVM IR it crashes (SIGSEGV)"},
+    {"pre-RA-sched", OptionClass::Unsafe,
+     "the vliw-td scheduler crashes on X86 (SIGSEGV); tests/data/crashers keeps a case"},
     {"codegen-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the code generator on purpose"},
     {"opt-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the optimiser on purpose"},
 };
@@ -144,7 +169,7 @@ std::optional<Verdict> classifyOption(const OptionFacts &facts) {
   StringRef name = facts.name, help = facts.help, type = facts.type;
   for (const Reviewed &entry : Table)
     if (name == entry.name)
-      return Verdict{entry.kind, entry.reason};
+      return Verdict{entry.kind, entry.reason, entry.minValue, entry.maxValue};
 
   if (name == "help" || name.starts_with("help-") || name == "version")
     return Verdict{OptionClass::Exit, "prints help or the version and calls exit()"};
@@ -165,7 +190,8 @@ std::optional<Verdict> classifyOption(const OptionFacts &facts) {
   // Printing and dumping: what the name says it does. Debug *info* is a
   // value of the compile, not a debugging aid.
   bool debugInfo = matches("debug-(info|loc|line|entr|variable|macro|ata)|live-debug", name);
-  if (matches("(^|-)(print|dump|dot|stats|stats-json|timers?|verbose)(-|$)|dump|^stats$|^time-",
+  if (matches("(^|-)(print|printing|printer|dump|dot|stats|stats-json|timers?|verbose)(-|$)|dump|"
+              "debugify|^stats$|^time-",
               name) ||
       (!debugInfo && matches("(^|-)debug(-|$)", name)))
     return Verdict{OptionClass::Print,

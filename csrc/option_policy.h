@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -47,6 +48,11 @@ struct OptionFacts {
 struct Verdict {
   OptionClass kind;
   std::string reason; // why, in words, for messages and listings
+  // For a "value" option some of whose numbers hang LLVM or exhaust memory
+  // (found by tests/sweep_options.py): the range the safe policy accepts.
+  // Infinite by default: any value the option's parser accepts.
+  double minValue = -HUGE_VAL;
+  double maxValue = HUGE_VAL;
 };
 
 // The class of one option; nullopt when no rule or table entry covers it.

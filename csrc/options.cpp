@@ -13,6 +13,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 
 using namespace llvm;
@@ -196,7 +198,7 @@ std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const
       throw Failure(LLVMPLUG_ERROR_OPTION,
                     "option '-" + name.str() + "' does not take a value");
     }
-    checkAllowed(*option, name);
+    checkAllowed(*option, name, value);
     settings.push_back(Setting{option, std::move(written), value.str()});
   }
   return settings;
@@ -238,12 +240,26 @@ const std::optional<Verdict> &OptionRegistry::classify(cl::Option &option) const
   return classes_.emplace(&option, classifyOption(facts)).first->second;
 }
 
-void OptionRegistry::checkAllowed(cl::Option &option, StringRef name) const {
+void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef value) const {
   if (policy_ == LLVMPLUG_POLICY_ALL)
     return;
   const std::optional<Verdict> &verdict = classify(option);
-  if (verdict && verdict->kind == OptionClass::Value)
-    return;
+  if (verdict && verdict->kind == OptionClass::Value) {
+    if (verdict->minValue == -HUGE_VAL && verdict->maxValue == HUGE_VAL)
+      return;
+    // The option's own parser checks the syntax later; here only the range.
+    double number = std::strtod(value.str().c_str(), nullptr);
+    if (number >= verdict->minValue && number <= verdict->maxValue)
+      return;
+    auto bound = [](double b) {
+      return std::isinf(b) ? std::string("any") : std::to_string(static_cast<long long>(b));
+    };
+    throw Failure(LLVMPLUG_ERROR_OPTION,
+                  "value '" + value.str() + "' of option '-" + name.str() +
+                      "' is refused by the safe option policy: the safe range is " +
+                      bound(verdict->minValue) + " to " + bound(verdict->maxValue) + " (" +
+                      verdict->reason + "); other values only with Plugin(options=\"all\")");
+  }
   std::string why = verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
                             : "not reviewed for the safe policy";
   throw Failure(LLVMPLUG_ERROR_OPTION,
@@ -272,7 +288,8 @@ void OptionRegistry::setPolicy(llvmplug_policy policy) {
   policy_ = policy;
   try {
     for (const auto &entry : sticky_)
-      checkAllowed(*entry.first, entry.first->ArgStr);
+      for (const Setting &setting : entry.second)
+        checkAllowed(*entry.first, entry.first->ArgStr, setting.value);
   } catch (...) {
     policy_ = previous;
     throw;

@@ -80,8 +80,9 @@ private:
   // throws (it runs in a destructor): an option whose sticky settings cannot
   // be re-applied (out of memory) is left at its default.
   void restore(llvm::ArrayRef<llvm::cl::Option *> options) const noexcept;
-  // Throws Failure if the policy refuses the option.
-  void checkAllowed(llvm::cl::Option &option, llvm::StringRef name) const;
+  // Throws Failure if the policy refuses the option or this value of it.
+  void checkAllowed(llvm::cl::Option &option, llvm::StringRef name,
+                    llvm::StringRef value) const;
 
   std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
   llvmplug_policy policy_ = LLVMPLUG_POLICY_SAFE;

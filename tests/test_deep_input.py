@@ -7,7 +7,7 @@ LLVM recurses on it. Input just below the limit compiles through parse,
 verify, optimise and codegen at -O0 and -O2 on that stack.
 
 tests/data/deep-metadata-12000.bc: a chain of 12,000 metadata nodes
-(!0 = !{!1}, ..., named by !llvm.n), written as bitcode by llvmlite 0.45.
+(!0 = !{!1}, ..., named by !llvm.n), written as bitcode by llvmlite 0.50 (its LLVM parses the chain without recursing).
 """
 
 from __future__ import annotations

@@ -155,3 +155,22 @@ def test_policy_under_process_isolation(tmp_path):
     with llvmplug.Plugin(isolation="process", options="all") as p:
         p.compile(IR, flags=[f"-stack-usage-file={usage}"])
     assert usage.exists()
+
+
+@pytest.mark.parametrize(
+    ("flag", "ok"),
+    [
+        ("-align-all-functions=4", True),
+        ("-align-all-functions=4294967295", False),  # hangs codegen (found by the sweep)
+        ("-force-vector-interleave=4", True),
+        ("-force-vector-interleave=1000000", False),  # never finishes
+        ("-lsr-complexity-limit=1000", True),
+        ("-lsr-complexity-limit=0", False),  # loop strength reduction loops for ever
+    ],
+)
+def test_values_that_hang_llvm_are_refused(plugin, flag, ok):
+    if ok:
+        plugin.compile(IR, flags=[flag])
+    else:
+        with pytest.raises(llvmplug.OptionError, match="safe range"):
+            plugin.compile(IR, flags=[flag])
