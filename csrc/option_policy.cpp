@@ -117,6 +117,8 @@ constexpr Reviewed Table[] = {
     {"x86-experimental-pref-innermost-loop-alignment", OptionClass::Value,
      "log2 of an alignment; negative or huge values pad for ever", 0, 16},
     {"unroll-force-peel-count", OptionClass::Value, "a peel count; huge values never finish", 0, 256},
+    {"hotcoldsplit-cold-probability-denom", OptionClass::Value,
+     "a divisor: 0 divides by zero (SIGFPE) once hot-cold splitting runs", 1},
     {"misched-limit", OptionClass::Value, "a scheduling region limit; 0 never finishes", 1},
     {"phicse-num-phi-smallsize", OptionClass::Value, "a search budget; huge values never finish", 0, 1e6},
     {"scev-addops-inline-threshold", OptionClass::Value, "values below 2 crash scalar evolution", 2},
