@@ -230,7 +230,8 @@ void OptionRegistry::apply(const std::vector<Setting> &settings) {
   }
 }
 
-const std::optional<Verdict> &OptionRegistry::classify(cl::Option &option) const {
+std::optional<Verdict> OptionRegistry::classify(cl::Option &option) const {
+  std::lock_guard<std::mutex> hold(classesLock_);
   auto found = classes_.find(&option);
   if (found != classes_.end())
     return found->second;
@@ -243,7 +244,7 @@ const std::optional<Verdict> &OptionRegistry::classify(cl::Option &option) const
 void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef value) const {
   if (policy_ == LLVMPLUG_POLICY_ALL)
     return;
-  const std::optional<Verdict> &verdict = classify(option);
+  std::optional<Verdict> verdict = classify(option);
   if (verdict && verdict->kind == OptionClass::Value) {
     if (verdict->minValue == -HUGE_VAL && verdict->maxValue == HUGE_VAL)
       return;

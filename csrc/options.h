@@ -7,6 +7,9 @@
 // the sticky settings it recorded. Restoring an option means resetting it to
 // its default and re-applying its sticky settings.
 //
+// Policy: resolve() is also where the option policy (option_policy.h) is
+// enforced, so a refused option is never applied, per call or sticky.
+//
 // Concurrency: cl::opt has no locking. Callers hold the runtime lock
 // (runtime.h) for as long as any of these objects is alive.
 #ifndef LLVMPLUG_OPTIONS_H
@@ -19,6 +22,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,7 +64,7 @@ public:
 
   // The class of one option (option_policy.h); nullopt when no rule covers
   // it. Memoised: classifying reads LLVM's help text for the option.
-  const std::optional<Verdict> &classify(llvm::cl::Option &option) const;
+  std::optional<Verdict> classify(llvm::cl::Option &option) const;
 
   // Apply settings and keep them for every later compile. All-or-nothing.
   void setSticky(const std::vector<Setting> &settings);
@@ -86,6 +90,9 @@ private:
 
   std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
   llvmplug_policy policy_ = LLVMPLUG_POLICY_SAFE;
+  // classify()'s memo. Its own lock: classifying only reads LLVM's options,
+  // so it may run in calls that hold the runtime lock shared.
+  mutable std::mutex classesLock_;
   mutable std::map<llvm::cl::Option *, std::optional<Verdict>> classes_;
 };
 
