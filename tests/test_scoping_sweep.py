@@ -26,7 +26,7 @@ from option_values import flag, values  # noqa: E402
 
 MODULE = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
 BATCH = 24
-TIMEOUT = 20.0  # the slowest single value the exploratory sweep met took ~2 s
+TIMEOUT = 10.0  # the slowest single value the exploratory sweep met took ~2 s
 
 
 def accepted_values(plugin: llvmplug.Plugin) -> list[list[str]]:
