@@ -9,6 +9,7 @@
 #include "info.h"
 #include "options.h"
 #include "runtime.h"
+#include "stack.h"
 #include "targets.h"
 
 #include <exception>
@@ -47,7 +48,9 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
   };
   try {
     std::lock_guard<std::mutex> hold(runtimeLock());
-    body(*result);
+    // LLVM recurses on nested input: run the body where the stack is large
+    // (stack.h); whatever it throws is rethrown here.
+    runOnBigStack([&] { body(*result); });
     if (result->parts.empty())
       result->parts.emplace_back(); // the header promises a part on success
   } catch (const Failure &failure) {
@@ -106,10 +109,10 @@ llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) 
 
 llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
-    runtime();
+    OptionRegistry &registry = runtime();
     if (policy != LLVMPLUG_POLICY_SAFE && policy != LLVMPLUG_POLICY_ALL)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "unknown policy " + std::to_string(int(policy)));
-    // TODO(issue 10): the safe policy.
+    registry.setPolicy(policy);
   });
 }
 

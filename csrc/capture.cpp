@@ -37,9 +37,15 @@ std::string OutputCapture::take() {
 // this copy of LLVM only.
 extern "C" ssize_t write(int fd, const void *buf, size_t count) {
   if (Sink && (fd == STDOUT_FILENO || fd == STDERR_FILENO)) {
-    Sink->append(static_cast<const char *>(buf), count);
+    try {
+      Sink->append(static_cast<const char *>(buf), count);
+    } catch (...) {
+      // Out of memory: drop the text rather than let it reach fd 1.
+    }
     return static_cast<ssize_t>(count);
   }
+  if (fd == STDOUT_FILENO)
+    fd = STDERR_FILENO; // never the host's stdout (see capture.h)
   return syscall(SYS_write, fd, buf, count);
 }
 #endif

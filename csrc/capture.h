@@ -7,8 +7,16 @@
 // own `write` (hidden, so only this copy of LLVM links to it): while an
 // OutputCapture is alive on the calling thread, writes to fd 1 and 2 go to the
 // capture; everything else goes to the kernel unchanged. Other threads and
-// other libraries are not affected. Only on Linux; elsewhere the text goes to
-// stderr as usual and take() returns "".
+// other libraries are not affected.
+//
+// Without a capture, a write of this copy's to fd 1 goes to fd 2 instead:
+// the host's stdout belongs to the host (the CLI writes an object file
+// there), and some LLVM options print to outs() in the middle of a compile.
+//
+// Only on Linux. On Windows and macOS the text goes to the process's stdout
+// and stderr as LLVM writes it and take() returns ""; there the safe option
+// policy (option_policy.h), which refuses every printing option, is what
+// keeps LLVM off the host's stdout (not verified on those systems here).
 #ifndef LLVMPLUG_CAPTURE_H
 #define LLVMPLUG_CAPTURE_H
 

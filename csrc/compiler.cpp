@@ -3,6 +3,7 @@
 #include "failure.h"
 #include "link.h"
 #include "llcflags.h"
+#include "nesting.h"
 #include "options.h"
 #include "targets.h"
 
@@ -286,6 +287,7 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
 Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
                        StringRef flags, ArrayRef<StringRef> links) {
   Request request = parseRequest(target, flags);
+  options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
   ScopedOptions scope(options, settings);
@@ -296,7 +298,7 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   // Respect the -pass-remarks* filters: otherwise every remark LLVM can
   // produce (e.g. asm-printer's instruction counts) reaches the handler.
   context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  std::unique_ptr<Module> module = parseModule(bytes, context);
+  std::unique_ptr<Module> module = parseWithinLimits(bytes, [&] { return parseModule(bytes, context); });
 
   std::string problems;
   raw_string_ostream problemStream(problems);

@@ -1,5 +1,6 @@
 #include "info.h"
 
+#include "nesting.h"
 #include "llvmplug.h"
 #include "targets.h"
 
@@ -35,7 +36,8 @@ std::string describeLibrary() {
                     {"host_features", json::Array(features)},
                     {"targets", std::move(targets)},
                     // The backends linked in (LLVMPLUG_TARGETS at build time).
-                    {"backends", json::Array(linkedTargets())}};
+                    {"backends", json::Array(linkedTargets())},
+                    {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}}};
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(info));

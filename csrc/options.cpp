@@ -8,10 +8,13 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 
 using namespace llvm;
@@ -65,34 +68,52 @@ std::string utf8(StringRef s) {
   return json::isUTF8(s) ? s.str() : json::fixUTF8(s);
 }
 
-// What printOptionInfo/printOptionValue wrote for one option, parsed.
-// `width` must be what LLVM's help printer passes, the widest option's width:
-// some options (debug-counter) compute their padding as width minus a name
-// length, and a smaller width wraps around into a near-endless indent.
-json::Object describeOption(cl::Option &option, size_t width, bool sticky) {
+// The width LLVM's help printer passes: the widest option's. Some options
+// (debug-counter) compute their padding as width minus a name length, and a
+// smaller width wraps around into a near-endless indent.
+size_t helpWidth() {
+  size_t width = 0;
+  for (const auto &entry : cl::getRegisteredOptions())
+    width = std::max(width, entry.second->getOptionWidth());
+  return width;
+}
+
+// An option's value type and named values, parsed from what
+// printOptionInfo writes (cl::Option has no other way to tell them).
+struct Shape {
+  std::string type = "bool";
+  json::Array values;
+};
+
+Shape shapeOf(cl::Option &option, size_t width) {
   OutputCapture capture;
   option.printOptionInfo(width);
   std::string info = capture.take();
-  option.printOptionValue(width, /*Force=*/true);
-  std::string shown = capture.take();
-
+  Shape shape;
   SmallVector<StringRef, 8> lines;
   StringRef(info).split(lines, '\n', -1, false);
-  std::string type = "bool";
-  json::Array values;
   if (!lines.empty()) {
     StringRef first = lines.front();
     size_t open = first.find("=<");
     if (open != StringRef::npos)
-      type = first.substr(open + 2).take_until([](char c) { return c == '>'; }).str();
+      shape.type = first.substr(open + 2).take_until([](char c) { return c == '>'; }).str();
     for (StringRef line : ArrayRef(lines).drop_front()) {
       line = line.ltrim();
       if (line.consume_front("="))
-        values.push_back(utf8(line.take_until(isSpace)));
+        shape.values.push_back(utf8(line.take_until(isSpace)));
     }
-    if (!values.empty())
-      type = "enum";
+    if (!shape.values.empty())
+      shape.type = "enum";
   }
+  return shape;
+}
+
+json::Object describeOption(cl::Option &option, size_t width, bool sticky,
+                            const std::optional<Verdict> &verdict) {
+  Shape shape = shapeOf(option, width);
+  OutputCapture capture;
+  option.printOptionValue(width, /*Force=*/true);
+  std::string shown = capture.take();
 
   json::Value value = nullptr, defaultValue = nullptr;
   StringRef line = StringRef(shown).rtrim();
@@ -106,13 +127,21 @@ json::Object describeOption(cl::Option &option, size_t width, bool sticky) {
       defaultValue = utf8(d);
   }
 
+  json::Value kind = nullptr;
+  std::string reason = "no rule classifies this option: not reviewed for the safe policy";
+  if (verdict) {
+    kind = className(verdict->kind);
+    reason = verdict->reason;
+  }
   return json::Object{{"name", utf8(option.ArgStr)},
-                      {"type", type},
+                      {"type", std::move(shape.type)},
                       {"value", std::move(value)},
                       {"default", std::move(defaultValue)},
                       {"description", utf8(option.HelpStr)},
-                      {"values", std::move(values)},
-                      {"sticky", sticky}};
+                      {"values", std::move(shape.values)},
+                      {"sticky", sticky},
+                      {"class", std::move(kind)},
+                      {"reason", utf8(reason)}};
 }
 
 } // namespace
@@ -169,6 +198,7 @@ std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const
       throw Failure(LLVMPLUG_ERROR_OPTION,
                     "option '-" + name.str() + "' does not take a value");
     }
+    checkAllowed(*option, name, value);
     settings.push_back(Setting{option, std::move(written), value.str()});
   }
   return settings;
@@ -200,33 +230,110 @@ void OptionRegistry::apply(const std::vector<Setting> &settings) {
   }
 }
 
-void OptionRegistry::restore(ArrayRef<cl::Option *> options) const {
+std::optional<Verdict> OptionRegistry::classify(cl::Option &option) const {
+  std::lock_guard<std::mutex> hold(classesLock_);
+  auto found = classes_.find(&option);
+  if (found != classes_.end())
+    return found->second;
+  static const size_t Width = helpWidth(); // options register at load time only
+  Shape shape = shapeOf(option, Width);
+  OptionFacts facts{option.ArgStr, option.HelpStr, shape.type};
+  return classes_.emplace(&option, classifyOption(facts)).first->second;
+}
+
+void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef value) const {
+  if (policy_ == LLVMPLUG_POLICY_ALL)
+    return;
+  std::optional<Verdict> verdict = classify(option);
+  if (verdict && verdict->kind == OptionClass::Value) {
+    if (verdict->minValue == -HUGE_VAL && verdict->maxValue == HUGE_VAL)
+      return;
+    // The option's own parser checks the syntax later; here only the range.
+    double number = std::strtod(value.str().c_str(), nullptr);
+    if (number >= verdict->minValue && number <= verdict->maxValue)
+      return;
+    auto bound = [](double b) {
+      return std::isinf(b) ? std::string("any") : std::to_string(static_cast<long long>(b));
+    };
+    throw Failure(LLVMPLUG_ERROR_OPTION,
+                  "value '" + value.str() + "' of option '-" + name.str() +
+                      "' is refused by the safe option policy: the safe range is " +
+                      bound(verdict->minValue) + " to " + bound(verdict->maxValue) + " (" +
+                      verdict->reason + "); other values only with Plugin(options=\"all\")");
+  }
+  std::string why = verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
+                            : "not reviewed for the safe policy";
+  throw Failure(LLVMPLUG_ERROR_OPTION,
+                "option '-" + name.str() + "' is refused by the safe option policy (" + why +
+                    "); it is allowed only with Plugin(options=\"all\"), for trusted callers");
+}
+
+void OptionRegistry::checkPipeline(StringRef passes) const {
+  if (policy_ == LLVMPLUG_POLICY_ALL)
+    return;
+  // Pass names are the words of the pipeline text; nesting and parameters
+  // (function(...), print<domtree>) only separate them.
+  SmallVector<StringRef, 16> words;
+  SplitString(passes, words, ",()<>; \t\n");
+  for (StringRef word : words)
+    if (Regex("(^|-)(print|printer|dump|dot|view|viewer|stats)(-|$)", Regex::IgnoreCase).match(word))
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "pass '" + word.str() +
+                        "' in -passes is refused by the safe option policy (print: prints, "
+                        "dumps, writes dot files or starts a viewer); it is allowed only with "
+                        "Plugin(options=\"all\"), for trusted callers");
+}
+
+void OptionRegistry::setPolicy(llvmplug_policy policy) {
+  llvmplug_policy previous = policy_;
+  policy_ = policy;
+  try {
+    for (const auto &entry : sticky_)
+      for (const Setting &setting : entry.second)
+        checkAllowed(*entry.first, entry.first->ArgStr, setting.value);
+  } catch (...) {
+    policy_ = previous;
+    throw;
+  }
+}
+
+void OptionRegistry::restore(ArrayRef<cl::Option *> options) const noexcept {
   for (cl::Option *option : options) {
-    option->reset();
-    auto it = sticky_.find(option);
-    if (it == sticky_.end())
-      continue;
+    // Each option on its own: one that fails must not keep the rest from
+    // being restored. reset() itself only assigns the stored default.
     try {
-      apply(it->second);
-    } catch (const Failure &) {
-      // Cannot happen: these settings were accepted when made sticky. If it
-      // did, the option is left at its default, which is still consistent.
+      option->reset();
+      auto it = sticky_.find(option);
+      if (it != sticky_.end())
+        apply(it->second);
+    } catch (...) {
+      // The settings were accepted when made sticky, so only running out of
+      // memory gets here; the option is left at its default.
+      try {
+        option->reset();
+      } catch (...) {
+      }
     }
   }
 }
 
 void OptionRegistry::setSticky(const std::vector<Setting> &settings) {
   std::vector<cl::Option *> touched = distinctOptions(settings);
+  // Allocate before mutating: build the new ledger first, so that running
+  // out of memory leaves both the ledger and LLVM's options as they were;
+  // the swap below cannot fail.
+  std::map<cl::Option *, std::vector<Setting>> ledger = sticky_;
+  for (cl::Option *option : touched)
+    ledger[option].clear();
+  for (const Setting &s : settings)
+    ledger[s.option].push_back(s);
   try {
     apply(settings);
   } catch (...) {
     restore(touched); // the ledger still holds the previous sticky state
     throw;
   }
-  for (cl::Option *option : touched)
-    sticky_[option].clear();
-  for (const Setting &s : settings)
-    sticky_[s.option].push_back(s);
+  sticky_.swap(ledger);
 }
 
 void OptionRegistry::clearSticky() {
@@ -243,17 +350,16 @@ std::string OptionRegistry::describe(StringRef pattern) const {
     throw Failure(LLVMPLUG_ERROR_ARGUMENT,
                   "bad option pattern '" + pattern.str() + "': " + toString(glob.takeError()));
   std::vector<std::pair<StringRef, cl::Option *>> matching;
-  size_t width = 0;
-  for (const auto &entry : cl::getRegisteredOptions()) {
-    width = std::max(width, entry.second->getOptionWidth());
+  for (const auto &entry : cl::getRegisteredOptions())
     if (glob->match(entry.first))
       matching.emplace_back(entry.first, entry.second);
-  }
   std::sort(matching.begin(), matching.end());
 
+  size_t width = helpWidth();
   json::Array options;
   for (auto &[name, option] : matching)
-    options.push_back(describeOption(*option, width, sticky_.count(option) != 0));
+    options.push_back(
+        describeOption(*option, width, sticky_.count(option) != 0, classify(*option)));
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(options));
@@ -271,6 +377,8 @@ ScopedOptions::ScopedOptions(const OptionRegistry &registry,
   }
 }
 
+// restore() is noexcept and catches everything itself, so a destructor that
+// runs during unwinding cannot reach std::terminate.
 ScopedOptions::~ScopedOptions() { registry_.restore(touched_); }
 
 } // namespace llvmplug

@@ -7,15 +7,23 @@
 // the sticky settings it recorded. Restoring an option means resetting it to
 // its default and re-applying its sticky settings.
 //
+// Policy: resolve() is also where the option policy (option_policy.h) is
+// enforced, so a refused option is never applied, per call or sticky.
+//
 // Concurrency: cl::opt has no locking. Callers hold the runtime lock
 // (runtime.h) for as long as any of these objects is alive.
 #ifndef LLVMPLUG_OPTIONS_H
 #define LLVMPLUG_OPTIONS_H
 
+#include "llvmplug.h"
+#include "option_policy.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +48,23 @@ struct Setting {
 class OptionRegistry {
 public:
   // Resolve tokens to settings without changing anything. Throws Failure
-  // (LLVMPLUG_ERROR_OPTION) naming the flag and the closest known names.
+  // (LLVMPLUG_ERROR_OPTION) naming the flag and the closest known names, or
+  // naming an option the policy refuses and why.
   std::vector<Setting> resolve(llvm::ArrayRef<std::string> tokens) const;
+
+  // Under the safe policy, refuse a -passes pipeline that names a pass
+  // which prints, dumps, writes dot files or starts a viewer (print<...>,
+  // dot-cfg, view-cfg). Throws Failure (LLVMPLUG_ERROR_OPTION).
+  void checkPipeline(llvm::StringRef passes) const;
+
+  // Choose the policy for later resolve() calls. Throws Failure
+  // (LLVMPLUG_ERROR_OPTION) and changes nothing if a sticky option in force
+  // would not be allowed by the new policy.
+  void setPolicy(llvmplug_policy policy);
+
+  // The class of one option (option_policy.h); nullopt when no rule covers
+  // it. Memoised: classifying reads LLVM's help text for the option.
+  std::optional<Verdict> classify(llvm::cl::Option &option) const;
 
   // Apply settings and keep them for every later compile. All-or-nothing.
   void setSticky(const std::vector<Setting> &settings);
@@ -57,10 +80,20 @@ private:
   // Reset each option to its default, then apply the settings in order.
   // Throws Failure on a bad value, leaving the options partly applied.
   static void apply(const std::vector<Setting> &settings);
-  // Return each option to its default plus its sticky settings.
-  void restore(llvm::ArrayRef<llvm::cl::Option *> options) const;
+  // Return each option to its default plus its sticky settings. Never
+  // throws (it runs in a destructor): an option whose sticky settings cannot
+  // be re-applied (out of memory) is left at its default.
+  void restore(llvm::ArrayRef<llvm::cl::Option *> options) const noexcept;
+  // Throws Failure if the policy refuses the option or this value of it.
+  void checkAllowed(llvm::cl::Option &option, llvm::StringRef name,
+                    llvm::StringRef value) const;
 
   std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
+  llvmplug_policy policy_ = LLVMPLUG_POLICY_SAFE;
+  // classify()'s memo. Its own lock: classifying only reads LLVM's options,
+  // so it may run in calls that hold the runtime lock shared.
+  mutable std::mutex classesLock_;
+  mutable std::map<llvm::cl::Option *, std::optional<Verdict>> classes_;
 };
 
 // Per-call options: applied on construction, restored on destruction, on

@@ -1,5 +1,6 @@
 #include "runtime.h"
 
+#include "compiler.h"
 #include "failure.h"
 #include "options.h"
 #include "targets.h"
@@ -37,6 +38,21 @@ OptionRegistry *Registry = nullptr;
                 std::string("out of memory in LLVM: ") + (reason ? reason : ""));
 }
 
+// Some LLVM options latch on first use: the first codegen of a copy stores
+// -regalloc's value as the register allocator's default for the life of the
+// copy. One compile with LLVM's defaults, before any caller's option can
+// reach the copy (on the first call after every load, automatic reloads
+// included), latches the defaults instead.
+void warmUp(const OptionRegistry &registry) {
+  try {
+    compileModule(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n", "",
+                  "-O2");
+  } catch (...) {
+    // A copy that cannot compile this fails every later compile anyway,
+    // with the reason; the warm-up has nothing to add.
+  }
+}
+
 } // namespace
 
 std::mutex &runtimeLock() {
@@ -54,6 +70,7 @@ OptionRegistry &runtime() {
     llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
     Registry = new OptionRegistry();
     CurrentState = State::Ready;
+    warmUp(*Registry);
   }
   return *Registry;
 }

@@ -106,9 +106,10 @@ def test_memory_limit_only_for_process_pools(arith_ir):
 
 @pytest.mark.skipif(sys.platform != "linux", reason="memory_limit is Linux-only; kills use POSIX signals")
 def test_process_pool_survives_a_crash_in_one_worker(arith_ir):
-    crasher = Path(__file__).resolve().parent / "data" / "crashers" / "vliw-td-scheduler.ll"
+    # A crasher that needs no option (the safe policy refuses -pre-RA-sched).
+    crasher = Path(__file__).resolve().parent / "data" / "crashers" / "mutated-bitcode-segv-1.bc"
     with llvmplug.Pool(2, isolation="process", memory_limit=2 << 30) as pool:
-        bad = pool.submit(crasher.read_text(), "x86_64-unknown-linux-gnu", "-O2 -pre-RA-sched=vliw-td")
+        bad = pool.submit(crasher.read_bytes(), "x86_64-unknown-linux-gnu", "-passes=", output="ll")
         good = [pool.submit(arith_ir, flags="-O2") for _ in range(6)]
         with pytest.raises(llvmplug.WorkerCrashedError, match="SIGSEGV"):
             bad.result(timeout=120)

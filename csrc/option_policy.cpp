@@ -1,0 +1,207 @@
+#include "option_policy.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+
+namespace llvmplug {
+
+namespace {
+
+struct Reviewed {
+  const char *name;
+  OptionClass kind;
+  const char *reason;
+  double minValue = -HUGE_VAL; // see Verdict
+  double maxValue = HUGE_VAL;
+};
+
+// The reviewed exceptions: options the rules below would get wrong or cannot
+// decide (mostly string-valued options, whose value may be a path or a
+// name). Each entry was read in LLVM's source; keep the reason honest.
+constexpr Reviewed Table[] = {
+    // String values that are names, not paths.
+    {"alloc-token-prefix", OptionClass::Value, "a function-name prefix for the generated calls"},
+    {"asan-memory-access-callback-prefix", OptionClass::Value, "a function-name prefix for the generated calls"},
+    {"hwasan-memory-access-callback-prefix", OptionClass::Value, "a function-name prefix for the generated calls"},
+    {"memprof-memory-access-callback-prefix", OptionClass::Value, "a function-name prefix for the generated calls"},
+    {"bbsections-cold-text-prefix", OptionClass::Value, "a section-name prefix"},
+    {"hotcoldsplit-cold-section-name", OptionClass::Value, "a section name"},
+    {"break-anti-dependencies", OptionClass::Value, "a scheduler mode name"},
+    {"check-functions-filter", OptionClass::Value, "a regular expression over function names"},
+    {"ctx-prof-skip-callsite-instr", OptionClass::Value, "function names"},
+    {"dfsan-combine-taint-lookup-table", OptionClass::Value, "function names"},
+    {"internalize-public-api-list", OptionClass::Value, "symbol names"},
+    {"ms-secure-hotpatch-functions-list", OptionClass::Value, "function names"},
+    {"wholeprogramdevirt-skip", OptionClass::Value, "function names"},
+    {"profile-context-root", OptionClass::Value, "a function name"},
+    {"trap-func", OptionClass::Value, "a function name"},
+    {"icp-ignored-base-types", OptionClass::Value, "type names"},
+    {"default-gcov-version", OptionClass::Value, "a version string written into the output"},
+    {"memprof-runtime-default-options", OptionClass::Value, "a string written into the output"},
+    {"enable-origin-stacktraces", OptionClass::Value, "a mode name (needs a special LLVM build; inert here)"},
+    {"expandvp-override-evl-transform", OptionClass::Value, "a transform mode name"},
+    {"expandvp-override-mask-transform", OptionClass::Value, "a transform mode name"},
+    {"force-attribute", OptionClass::Value, "function and attribute names"},
+    {"force-remove-attribute", OptionClass::Value, "function and attribute names"},
+    {"march", OptionClass::Value, "target selection, checked against the registered targets"},
+    {"mattr", OptionClass::Value, "target features, checked against the target's tables"},
+    {"mcpu", OptionClass::Value, "a CPU name, checked against the target's tables"},
+    {"mtune", OptionClass::Value, "a CPU name, checked against the target's tables"},
+    {"target-abi", OptionClass::Value, "an ABI name"},
+    {"ml-inliner-model-selector", OptionClass::Value, "a model name (no model is linked in)"},
+    {"nsan-shadow-type-mapping", OptionClass::Value, "type letters"},
+    {"pass-remarks", OptionClass::Value, "a regular expression; remarks come back as warnings"},
+    {"pass-remarks-analysis", OptionClass::Value, "a regular expression; remarks come back as warnings"},
+    {"pass-remarks-missed", OptionClass::Value, "a regular expression; remarks come back as warnings"},
+    {"rename-exclude-alias-prefixes", OptionClass::Value, "name prefixes"},
+    {"rename-exclude-function-prefixes", OptionClass::Value, "name prefixes"},
+    {"rename-exclude-global-prefixes", OptionClass::Value, "name prefixes"},
+    {"rename-exclude-struct-prefixes", OptionClass::Value, "name prefixes"},
+    {"sbvec-allow-files", OptionClass::Value,
+     "regular expressions over the module's source file names; no file is opened"},
+    {"sbvec-collect-seeds", OptionClass::Value, "seed kinds"},
+    {"stop-after", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
+    {"stop-before", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
+    {"x86-align-branch", OptionClass::Value, "branch kinds"},
+
+    // Names that only select what a printing or viewing option shows.
+    {"cfg-func-name", OptionClass::Print, "selects the function that -view-cfg/-dot-cfg show"},
+    {"mcfg-func-name", OptionClass::Print, "selects the function that machine CFG dumps show"},
+    {"filter-passes", OptionClass::Print, "selects what -print-changed prints"},
+    {"pgo-trace-func-hash", OptionClass::Print, "prints a function's hash"},
+    {"verify-pseudo-probe-funcs", OptionClass::Print, "prints pseudo-probe checks of the named functions"},
+    {"sbvec-passes", OptionClass::Print, "a vectorizer pipeline that can name printing passes"},
+    {"misched-dcpl", OptionClass::Print, "prints the critical path length to stdout"},
+    {"track-memory", OptionClass::Print, "part of -time-passes, which prints its report"},
+    {"interactive-model-runner-echo-reply", OptionClass::Print, "echoes the interactive channel to stderr"},
+
+    // Files chosen by a string value the rules do not recognise as a path.
+    {"basic-block-sections", OptionClass::File, "'all', 'labels', 'none' or a file to read"},
+    {"memprof-import-summary", OptionClass::File, "reads a summary file"},
+
+    // Code: runs a program.
+    {"print-changed-diff-path", OptionClass::Code, "runs the named diff program"},
+
+    // Debugging state that outlives the call.
+    {"debug-counter", OptionClass::State,
+     "debug counters keep counting across compiles and print; without a value LLVM calls exit()"},
+    {"opt-bisect", OptionClass::State,
+     "opt-bisect keeps a global pass counter across compiles; a malformed value calls exit()"},
+    {"opt-bisect-limit", OptionClass::State,
+     "opt-bisect keeps a global pass counter across compiles and prints BISECT: lines"},
+    {"opt-disable", OptionClass::State,
+     "each value is added to a global set of disabled passes that resetting the option does not clear"},
+    {"x86postlegalizercombiner-disable-rule", OptionClass::State,
+     "a callback appends to a global rule list that resetting the option does not clear"},
+    {"x86postlegalizercombiner-only-enable-rule", OptionClass::State,
+     "a callback appends to a global rule list that resetting the option does not clear"},
+    {"x86prelegalizercombiner-disable-rule", OptionClass::State,
+     "a callback appends to a global rule list that resetting the option does not clear"},
+    {"x86prelegalizercombiner-only-enable-rule", OptionClass::State,
+     "a callback appends to a global rule list that resetting the option does not clear"},
+
+    // Numbers whose large values hang LLVM or exhaust memory (found by the
+    // sweep, tests/sweep_options.py): bounded well above any useful setting.
+    {"align-all-functions", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
+    {"align-all-blocks", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
+    {"align-all-nofallthru-blocks", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
+    {"force-vector-interleave", OptionClass::Value, "an interleave count; huge values never finish", 0, 64},
+    {"capture-tracking-max-uses-to-explore", OptionClass::Value,
+     "a search budget; huge values exhaust memory", 0, 1e6},
+    {"lsr-complexity-limit", OptionClass::Value,
+     "a search budget; values near 0 make loop strength reduction loop for ever", 2},
+
+    {"unroll-peel-count", OptionClass::Value, "a peel count; huge values never finish", 0, 256},
+    {"x86-experimental-pref-innermost-loop-alignment", OptionClass::Value,
+     "log2 of an alignment; negative or huge values pad for ever", 0, 16},
+    {"unroll-force-peel-count", OptionClass::Value, "a peel count; huge values never finish", 0, 256},
+    {"hotcoldsplit-cold-probability-denom", OptionClass::Value,
+     "a divisor: 0 divides by zero (SIGFPE) once hot-cold splitting runs", 1},
+    {"misched-limit", OptionClass::Value, "a scheduling region limit; 0 never finishes", 1},
+    {"phicse-num-phi-smallsize", OptionClass::Value, "a search budget; huge values never finish", 0, 1e6},
+    {"scev-addops-inline-threshold", OptionClass::Value, "values below 2 crash scalar evolution", 2},
+
+    // Crash LLVM (found by the sweep, or on purpose).
+    {"start-after", OptionClass::Unsafe,
+     "codegen started mid-pipeline expects machine IR; on LLVM IR it crashes (SIGSEGV)"},
+    {"start-before", OptionClass::Unsafe,
+     "codegen started mid-pipeline expects machine IR; on LLVM IR it crashes (SIGSEGV)"},
+    {"pre-RA-sched", OptionClass::Unsafe,
+     "the vliw-td scheduler crashes on X86 (SIGSEGV); tests/data/crashers keeps a case"},
+    {"codegen-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the code generator on purpose"},
+    {"opt-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the optimiser on purpose"},
+};
+
+// The type names LLVM's parsers print for numbers, and the value
+// descriptions LLVM's options use for numbers ("-stress-regalloc=<N>").
+constexpr StringRef NumericTypes[] = {"uint", "int", "ulong", "long", "number", "char",
+                                      "ElementCount", "N", "n", "x", "seed"};
+
+bool matches(StringRef pattern, StringRef text) {
+  return Regex(pattern, Regex::IgnoreCase).match(text);
+}
+
+} // namespace
+
+const char *className(OptionClass kind) {
+  switch (kind) {
+  case OptionClass::Value:
+    return "value";
+  case OptionClass::Code:
+    return "code";
+  case OptionClass::File:
+    return "file";
+  case OptionClass::Print:
+    return "print";
+  case OptionClass::Exit:
+    return "exit";
+  case OptionClass::State:
+    return "state";
+  case OptionClass::Unsafe:
+    return "unsafe";
+  }
+  return "unknown";
+}
+
+// The rules, first match wins. Each is derived from what LLVM itself says
+// about the option: its name, its help text and its value's type.
+std::optional<Verdict> classifyOption(const OptionFacts &facts) {
+  StringRef name = facts.name, help = facts.help, type = facts.type;
+  for (const Reviewed &entry : Table)
+    if (name == entry.name)
+      return Verdict{entry.kind, entry.reason, entry.minValue, entry.maxValue};
+
+  if (name == "help" || name.starts_with("help-") || name == "version")
+    return Verdict{OptionClass::Exit, "prints help or the version and calls exit()"};
+  if (name.contains_insensitive("plugin") || help.contains_insensitive("plugin"))
+    return Verdict{OptionClass::Code, "loads a plugin library into the process"};
+  if (matches("(^|-)view(-|$)", name))
+    return Verdict{OptionClass::Code, "shows graphs by starting a viewer program found on PATH"};
+
+  bool numeric = type == "bool" || type == "enum" || is_contained(NumericTypes, type);
+  if (type.contains_insensitive("file") || type.contains_insensitive("directory"))
+    return Verdict{OptionClass::File, "its value is a path ('" + type.str() +
+                                          "'): LLVM reads or writes that file"};
+  if (!numeric && matches("file|path|director|(^|[^a-z])dir([^a-z]|$)|output|yaml|json|csv|channel",
+                          (name + " " + help).str()))
+    return Verdict{OptionClass::File,
+                   "a string naming a file or path: LLVM reads or writes that file"};
+
+  // Printing and dumping: what the name says it does. Debug *info* is a
+  // value of the compile, not a debugging aid.
+  bool debugInfo = matches("debug-(info|loc|line|entr|variable|macro|ata)|live-debug", name);
+  if (matches("(^|-)(print|printing|printer|dump|dot|stats|stats-json|timers?|verbose)(-|$)|dump|"
+              "debugify|^stats$|^time-",
+              name) ||
+      (!debugInfo && matches("(^|-)debug(-|$)", name)))
+    return Verdict{OptionClass::Print,
+                   "prints, dumps or times onto the process's streams (or writes dot files)"};
+
+  if (numeric)
+    return Verdict{OptionClass::Value, "a plain value of the compile (" + type.str() + ")"};
+  return std::nullopt; // a string-valued option nobody has reviewed
+}
+
+} // namespace llvmplug

@@ -1,0 +1,98 @@
+"""Deep input does not kill the host: a stated nesting limit, checked in process.
+
+LLVM recurses on nested input. The shim runs LLVM on a thread with a 32 MB
+stack (csrc/stack.h) and refuses input nested deeper than
+info()["limits"]["max_nesting_depth"] (csrc/nesting.h) with LimitError before
+LLVM recurses on it. Input just below the limit compiles through parse,
+verify, optimise and codegen at -O0 and -O2 on that stack.
+
+tests/data/deep-metadata-12000.bc: a chain of 12,000 metadata nodes
+(!0 = !{!1}, ..., named by !llvm.n), written as bitcode by llvmlite 0.50 (its LLVM parses the chain without recursing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import llvmplug
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def nested_geps(depth: int) -> str:
+    """A global initialised by `depth` nested constant getelementptr expressions."""
+    expr = "getelementptr (i8, ptr " * depth + "@g" + ", i64 1)" * depth
+    return f"@g = global i8 0\n@p = global ptr {expr}\n"
+
+
+def nested_geps_in_code(depth: int) -> str:
+    expr = "getelementptr (i8, ptr " * depth + "@g" + ", i64 1)" * depth
+    return f"@g = global i8 0\ndefine ptr @f() {{\n  ret ptr {expr}\n}}\n"
+
+
+def nested_structs(depth: int) -> str:
+    return "@p = global " + "{" * depth + " i8 " + "}" * depth + " zeroinitializer\n"
+
+
+def metadata_chain(depth: int) -> str:
+    lines = [f"!{i} = !{{!{i + 1}}}" for i in range(depth)]
+    return "\n".join([*lines, f"!{depth} = !{{}}", "!llvm.n = !{!0}"]) + "\n"
+
+
+def named_type_chain(depth: int) -> str:
+    lines = ["%t0 = type { i8 }"] + [f"%t{i} = type {{ %t{i - 1} }}" for i in range(1, depth)]
+    return "\n".join(lines) + f"\n@p = global %t{depth - 1} zeroinitializer\n"
+
+
+SHAPES = [nested_geps, nested_geps_in_code, nested_structs, metadata_chain, named_type_chain]
+
+
+@pytest.fixture(scope="module")
+def plugin():
+    with llvmplug.Plugin(private=True) as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def limit(plugin) -> int:
+    return int(plugin.info()["limits"]["max_nesting_depth"])
+
+
+def test_the_limit_is_stated(limit):
+    assert limit == 10_000
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_just_below_the_limit_compiles(plugin, limit, shape, level):
+    # Each shape reaches `limit - 1` levels (a GEP chain's leaf @g is a level).
+    obj = plugin.compile(shape(limit - 1), flags=[level])
+    assert obj.startswith(b"\x7fELF")
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda f: f.__name__)
+def test_just_above_the_limit_is_refused(plugin, limit, shape):
+    with pytest.raises(llvmplug.LimitError, match=f"more than {limit} levels"):
+        plugin.compile(shape(limit + 1))
+
+
+def test_far_above_the_limit_leaves_the_host_alive(plugin, arith_ir):
+    deep = nested_geps(20_000)
+    assert len(deep) > 600_000
+    with pytest.raises(llvmplug.LimitError, match="brackets"):
+        plugin.compile(deep)
+    assert not plugin.poisoned  # refused before LLVM ran: nothing to recover
+    assert plugin.compile(arith_ir).startswith(b"\x7fELF")
+
+
+def test_deep_bitcode_is_checked_after_parsing(plugin, arith_ir):
+    with pytest.raises(llvmplug.LimitError, match="metadata"):
+        plugin.compile((DATA / "deep-metadata-12000.bc").read_bytes())
+    assert plugin.compile(arith_ir).startswith(b"\x7fELF")
+
+
+def test_strings_and_comments_do_not_count(plugin):
+    noise = "(" * 30_000
+    module = f'@s = constant [30000 x i8] c"{noise}"\n; {noise}\n'
+    assert plugin.compile(module).startswith(b"\x7fELF")
