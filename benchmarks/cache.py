@@ -125,7 +125,7 @@ def markdown(result: dict[str, Any]) -> str:
     """The result of :func:`run` as a markdown section with one table."""
     compile_median = result["rows"]["compile, no cache"]["median"]
     lines = [
-        "### Compile cache",
+        "## Compile cache",
         "",
         f"Median corpus module by size: `{result['module']}` ({result['module_bytes']} bytes of IR, "
         f"{result['object_bytes']} bytes of object), `llvmplug.compile(..., flags=\"{result['flags']}\")`.",

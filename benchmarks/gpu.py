@@ -259,8 +259,8 @@ def run(quick: bool) -> dict[str, Any]:
 
 def markdown(result: dict[str, Any]) -> str:
     if "error" in result:
-        return f"GPU latency: not measured ({result['error']})\n"
-    lines = [f"GPU compile latency: {result['kernel']} ({result['repeat']} samples each)", "",
+        return f"## GPU compile latency\n\nNot measured: {result['error']}\n"
+    lines = ["## GPU compile latency", "", f"{result['kernel']} ({result['repeat']} samples each)", "",
              "| peer | version | median | min | PTX bytes | libdevice inlined |",
              "|---|---|---:|---:|---:|---|"]
     llvmplug_median = next((r["median_ms"] for r in result["rows"] if r["peer"] == "llvmplug"), None)

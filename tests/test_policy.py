@@ -125,18 +125,19 @@ def test_policy_survives_reload_and_automatic_reload(tmp_path):
 
 
 def test_set_policy_refuses_while_a_refused_option_is_sticky(trusted):
+    lib = trusted._backend._owned["library"].lib  # noqa: SLF001 - the C call itself is under test
     trusted.set_options("-stats")
     try:
         with pytest.raises(llvmplug.OptionError, match="'-stats'"):
-            _abi.call(trusted._library.lib, "llvmplug_set_policy", 0)
+            _abi.call(lib, "llvmplug_set_policy", 0)
     finally:
         trusted.clear_options()
-    _abi.call(trusted._library.lib, "llvmplug_set_policy", 0)  # allowed once clear
+    _abi.call(lib, "llvmplug_set_policy", 0)  # allowed once clear
     with pytest.raises(llvmplug.OptionError):
         trusted.compile(IR, flags=["-stats"])
-    _abi.call(trusted._library.lib, "llvmplug_set_policy", 1)
+    _abi.call(lib, "llvmplug_set_policy", 1)
     with pytest.raises(llvmplug.ArgumentError):
-        _abi.call(trusted._library.lib, "llvmplug_set_policy", 7)
+        _abi.call(lib, "llvmplug_set_policy", 7)
 
 
 @pytest.mark.parametrize(("value", "error"), [("bogus", llvmplug.ArgumentError), (1, llvmplug.ArgumentTypeError)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -272,11 +273,18 @@ def test_parent_reads_only_data_and_llvmplug_errors_from_the_child():
     def read(message: object) -> object:
         return _protocol._ReplyUnpickler(io.BytesIO(pickle.dumps(message))).load()
 
+    def read_from_child(expression: str) -> object:
+        # Pickled by a clean interpreter, as the worker does: this process may
+        # have global pickling hooks installed (Dask's tblib patches exceptions).
+        code = f"import pickle, sys, llvmplug; sys.stdout.buffer.write(pickle.dumps({expression}))"
+        data = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
+        return _protocol._ReplyUnpickler(io.BytesIO(data)).load()
+
     with pytest.raises(pickle.UnpicklingError, match="forbidden object: posix.system"):
         read(("ok", os.system))
     with pytest.raises(pickle.UnpicklingError, match="forbidden"):
         read(("error", ValueError("not ours")))
-    error = read(("error", llvmplug.WorkerCrashedError("gone", returncode=-9, signal="SIGKILL")))
+    error = read_from_child('("error", llvmplug.WorkerCrashedError("gone", returncode=-9, signal="SIGKILL"))')
     assert isinstance(error[1], llvmplug.WorkerCrashedError) and error[1].signal == "SIGKILL"
     assert read(("ok", b"\x7fELF", ["warning: x"])) == ("ok", b"\x7fELF", ["warning: x"])
 
