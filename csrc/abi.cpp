@@ -1,5 +1,6 @@
 // abi.cpp: the C boundary. Every exported function is defined here and only
-// here; each validates its arguments, holds the runtime lock, and turns any
+// here; each validates its arguments, holds the runtime lock (shared for a
+// compile without per-call options, else exclusive), and turns any
 // C++ exception (including an LLVM fatal error, see runtime.cpp) into a
 // status. Nothing below this file knows about the C ABI's result type.
 #include "llvmplug.h"
@@ -7,6 +8,7 @@
 #include "compiler.h"
 #include "failure.h"
 #include "info.h"
+#include "machine_cache.h"
 #include "options.h"
 #include "runtime.h"
 
@@ -45,7 +47,8 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
     }
   };
   try {
-    std::lock_guard<std::mutex> hold(runtimeLock());
+    // Each body takes the runtime lock itself, shared or exclusive, on the
+    // thread that runs it (see runtime.h).
     body(*result);
     if (result->parts.empty())
       result->parts.emplace_back(); // the header promises a part on success
@@ -82,21 +85,22 @@ llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_c
       if (modules[i].size == 0)
         throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module " + std::to_string(i) + " is empty (size 0)");
     }
-    // TODO(issue 11): link modules[1..]; TODO(issue 13): parts > 1.
+    // TODO(issue 11): link modules[1..].
     if (module_count > 1)
       throw Failure(LLVMPLUG_ERROR_LINK, "linking modules is not implemented yet");
-    if (parts > 1)
-      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "split code generation is not implemented yet");
+    // compileModule takes the lock: only it knows whether the flags set
+    // per-call options.
     Compiled compiled = compileModule(
-        runtime(), llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
-        text(target), text(flags));
-    result.parts.push_back(std::move(compiled.data));
+        llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
+        text(target), text(flags), parts);
+    result.parts = std::move(compiled.parts);
     result.message = std::move(compiled.warnings);
   });
 }
 
 llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
     runtime();
     (void)triple; // TODO(issue 11)
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "llvmplug_target_info is not implemented yet");
@@ -105,6 +109,7 @@ llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) 
 
 llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
     runtime();
     if (policy != LLVMPLUG_POLICY_SAFE && policy != LLVMPLUG_POLICY_ALL)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "unknown policy " + std::to_string(int(policy)));
@@ -114,6 +119,7 @@ llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **ou
 
 llvmplug_status llvmplug_info(llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
+    SharedLock hold(runtimeLock()); // reads host and target tables only
     runtime();
     result.parts.push_back(describeLibrary());
   });
@@ -121,24 +127,34 @@ llvmplug_status llvmplug_info(llvmplug_result **out) {
 
 llvmplug_status llvmplug_set_options(const char *flags, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
     OptionRegistry &registry = runtime();
+    forgetMachines(); // they were configured by the options about to change
     registry.setSticky(registry.resolve(tokenizeFlags(text(flags))));
   });
 }
 
 llvmplug_status llvmplug_clear_options(llvmplug_result **out) {
-  return guarded(out, [&](llvmplug_result &) { runtime().clearSticky(); });
+  return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
+    OptionRegistry &registry = runtime();
+    forgetMachines();
+    registry.clearSticky();
+  });
 }
 
 llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
+    // Exclusive: it prints through LLVM's shared outs() stream (capture.h).
+    ExclusiveLock hold(runtimeLock());
     result.parts.push_back(runtime().describe(text(pattern)));
   });
 }
 
 llvmplug_status llvmplug_shutdown(void) {
   try {
-    std::lock_guard<std::mutex> hold(runtimeLock());
+    ExclusiveLock hold(runtimeLock());
+    forgetMachines(); // before llvm_shutdown tears down what they use
     shutdownRuntime();
     return LLVMPLUG_OK;
   } catch (...) {

@@ -1,7 +1,10 @@
 #include "compiler.h"
 
 #include "failure.h"
+#include "machine_cache.h"
 #include "options.h"
+#include "runtime.h"
+#include "split.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
@@ -218,6 +221,19 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple,
   return machine;
 }
 
+// A machine for this compile: an idle one from the cache when the compile
+// sets no per-call option, else a new one (machine_cache.h). The key leaves
+// out what cl::opts configure (CPU, features, TargetOptions, relocation and
+// code model): the cache is emptied whenever an option changes.
+MachineLease leaseMachine(const Triple &triple, const Request &request, bool reusable) {
+  std::string key = triple.str() + '\0' + char('0' + int(request.codegenLevel)) +
+                    (request.asmVerbose ? 'v' : 'q');
+  if (reusable)
+    if (std::unique_ptr<TargetMachine> machine = takeMachine(key))
+      return MachineLease(std::move(key), std::move(machine), true);
+  return MachineLease(std::move(key), createTargetMachine(triple, request), reusable);
+}
+
 void optimise(Module &module, TargetMachine &machine, const Request &request) {
   if (request.passes && request.passes->empty())
     return;
@@ -269,11 +285,28 @@ std::string emit(Module &module, TargetMachine &machine, Output output) {
 
 } // namespace
 
-Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
-                       StringRef flags) {
+Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, unsigned parts) {
   Request request = parseRequest(target, flags);
+  bool split = parts > 1;
+  if (split && request.output != Output::Object && request.output != Output::Assembly)
+    throw Failure(LLVMPLUG_ERROR_ARGUMENT,
+                  "split code generation (parts > 1) produces objects or assembly only, not " +
+                      std::string(request.output == Output::Bitcode ? "bitcode" : "IR text"));
+
+  // Per-call options change globals every compile reads: such a compile runs
+  // alone; the others share the lock and run concurrently (runtime.h).
+  bool setsOptions = !request.llvmFlags.empty();
+  SharedLock shared(runtimeLock(), std::defer_lock);
+  ExclusiveLock exclusive(runtimeLock(), std::defer_lock);
+  if (setsOptions)
+    exclusive.lock();
+  else
+    shared.lock();
+  const OptionRegistry &options = runtime();
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
+  if (setsOptions)
+    forgetMachines(); // configured by the options about to change
   ScopedOptions scope(options, settings);
 
   LLVMContext context;
@@ -292,14 +325,33 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   Triple triple(Triple::normalize(!request.triple.empty()          ? request.triple
                                   : !module->getTargetTriple().empty() ? module->getTargetTriple().str()
                                                                        : sys::getDefaultTargetTriple()));
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, request);
+  MachineLease machine = leaseMachine(triple, request, !setsOptions);
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
   optimise(*module, *machine, request);
-  return Compiled{emit(*module, *machine, request.output), std::move(diagnostics.warnings)};
+  if (!split)
+    return Compiled{{emit(*module, *machine, request.output)}, std::move(diagnostics.warnings)};
+
+  // Each part in a context of its own with its own machine (split.h).
+  std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+  std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
+  runInParallel(bitcode.size(), [&](size_t index) {
+    LLVMContext partContext;
+    auto partHandler = std::make_unique<Diagnostics>();
+    Diagnostics &partDiagnostics = *partHandler;
+    partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
+    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
+    MachineLease partMachine =
+        index == 0 ? std::move(machine) : leaseMachine(triple, request, !setsOptions);
+    outputs[index] = emit(*part, *partMachine, request.output);
+    warnings[index] = std::move(partDiagnostics.warnings);
+  });
+  for (std::string &text : warnings)
+    diagnostics.warnings += text;
+  return Compiled{std::move(outputs), std::move(diagnostics.warnings)};
 }
 
 } // namespace llvmplug

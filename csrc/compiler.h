@@ -5,20 +5,22 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace llvmplug {
 
-class OptionRegistry;
-
 struct Compiled {
-  std::string data;     // object, assembly, bitcode or IR text
+  // The object, assembly, bitcode or IR text; one per part when split.
+  std::vector<std::string> parts;
   std::string warnings; // warning diagnostics and remarks, if any
 };
 
 // See llvmplug_compile in llvmplug.h for the meaning of the arguments.
-// Throws Failure. Per-call options are restored before it returns.
-Compiled compileModule(const OptionRegistry &options, llvm::StringRef module,
-                       llvm::StringRef target, llvm::StringRef flags);
+// Takes the runtime lock itself (shared without per-call options, else
+// exclusive). Throws Failure. Per-call options are restored before it
+// returns.
+Compiled compileModule(llvm::StringRef module, llvm::StringRef target, llvm::StringRef flags,
+                       unsigned parts);
 
 } // namespace llvmplug
 

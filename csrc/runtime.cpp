@@ -7,6 +7,8 @@
 #include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <atomic>
+
 #if defined(__GLIBCXX__)
 namespace __gnu_cxx {
 // libstdc++'s hook that releases its emergency exception-allocation pool;
@@ -20,7 +22,11 @@ namespace llvmplug {
 namespace {
 
 enum class State { Fresh, Ready, ShutDown };
-State CurrentState = State::Fresh;
+// Atomic because compiles holding the lock shared all read it, and the first
+// of them initialises (under InitLock, so only one does); ShutDown is only
+// stored with the lock held exclusively.
+std::atomic<State> CurrentState{State::Fresh};
+std::mutex InitLock;
 OptionRegistry *Registry = nullptr;
 
 // LLVM's default fatal-error handler prints and calls exit(). Throwing
@@ -37,26 +43,33 @@ OptionRegistry *Registry = nullptr;
                 std::string("out of memory in LLVM: ") + (reason ? reason : ""));
 }
 
+void initialise() {
+  std::lock_guard<std::mutex> once(InitLock);
+  if (CurrentState != State::Fresh)
+    return;
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+  llvm::install_fatal_error_handler(onFatalError, nullptr);
+  llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
+  Registry = new OptionRegistry();
+  CurrentState = State::Ready;
+}
+
 } // namespace
 
-std::mutex &runtimeLock() {
-  // Constant-initialised with a trivial destructor: nothing runs at unload.
-  static std::mutex lock;
+std::shared_mutex &runtimeLock() {
+  // Destroyed at unload, when no call can be in progress (the loader waits
+  // for calls before unloading).
+  static std::shared_mutex lock;
   return lock;
 }
 
 OptionRegistry &runtime() {
+  if (CurrentState == State::Fresh)
+    initialise();
   if (CurrentState == State::ShutDown)
     throw Failure(LLVMPLUG_ERROR_SHUTDOWN, "llvmplug_shutdown was called; load the library again");
-  if (CurrentState == State::Fresh) {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-    llvm::install_fatal_error_handler(onFatalError, nullptr);
-    llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
-    Registry = new OptionRegistry();
-    CurrentState = State::Ready;
-  }
   return *Registry;
 }
 
