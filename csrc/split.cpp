@@ -6,6 +6,7 @@
 #include "llvm/Support/thread.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 
@@ -18,6 +19,15 @@ namespace {
 // Code generation recurses over the IR (e.g. SelectionDAG building); give
 // each part the room the calling thread has (see llvmplug.h on nesting).
 constexpr unsigned PartStackBytes = 64u << 20;
+
+size_t definitions(const Module &module) {
+  size_t count = module.alias_size() + module.ifunc_size();
+  for (const Function &function : module)
+    count += !function.isDeclaration();
+  for (const GlobalVariable &global : module.globals())
+    count += !global.isDeclaration();
+  return count;
+}
 
 bool definesAnything(const Module &module) {
   for (const Function &function : module)
@@ -33,6 +43,9 @@ bool definesAnything(const Module &module) {
 } // namespace
 
 std::vector<std::string> splitToBitcode(Module &module, unsigned parts) {
+  // More parts than definitions would only be empty; more than MaxParts
+  // would clone the module (declarations and all) that many times.
+  parts = unsigned(std::min<size_t>({parts, MaxParts, std::max<size_t>(definitions(module), 1)}));
   std::vector<std::string> bitcode;
   SplitModule(module, parts, [&](std::unique_ptr<Module> part) {
     if (!definesAnything(*part))

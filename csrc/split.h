@@ -19,8 +19,12 @@ class Module;
 
 namespace llvmplug {
 
+// At most this many parts, whatever the caller asks for.
+constexpr unsigned MaxParts = 256;
+
 // Split `module` (consumed: its locals are externalised) into at most
-// `parts` modules, as bitcode, dropping parts that define nothing.
+// `parts` modules (and at most MaxParts), as bitcode, dropping parts that
+// define nothing.
 std::vector<std::string> splitToBitcode(llvm::Module &module, unsigned parts);
 
 // Run work(0) .. work(count - 1), each on a thread of its own with a large
