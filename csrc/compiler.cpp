@@ -229,9 +229,10 @@ MachineLease leaseMachine(const Triple &triple, const Request &request, bool reu
   std::string key = triple.str() + '\0' + char('0' + int(request.codegenLevel)) +
                     (request.asmVerbose ? 'v' : 'q');
   if (reusable)
-    if (std::unique_ptr<TargetMachine> machine = takeMachine(key))
+    if (std::unique_ptr<Machine> machine = takeMachine(key))
       return MachineLease(std::move(key), std::move(machine), true);
-  return MachineLease(std::move(key), createTargetMachine(triple, request), reusable);
+  return MachineLease(std::move(key),
+                      std::make_unique<Machine>(createTargetMachine(triple, request)), reusable);
 }
 
 void optimise(Module &module, TargetMachine &machine, const Request &request) {
@@ -263,23 +264,17 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   pipeline.run(module, modules);
 }
 
-std::string emit(Module &module, TargetMachine &machine, Output output) {
+std::string emit(Module &module, MachineLease &machine, Output output) {
+  if (output == Output::Object)
+    return machine.generate(module, CodeGenFileType::ObjectFile);
+  if (output == Output::Assembly)
+    return machine.generate(module, CodeGenFileType::AssemblyFile);
   SmallString<0> buffer;
   raw_svector_ostream os(buffer);
-  if (output == Output::Bitcode) {
+  if (output == Output::Bitcode)
     WriteBitcodeToFile(module, os);
-  } else if (output == Output::Text) {
+  else
     module.print(os, nullptr);
-  } else {
-    legacy::PassManager passes;
-    TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
-    passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
-    CodeGenFileType type =
-        output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
-    if (machine.addPassesToEmitFile(passes, os, nullptr, type))
-      throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type");
-    passes.run(module);
-  }
   return std::string(buffer.str());
 }
 
@@ -333,7 +328,7 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, unsig
 
   optimise(*module, *machine, request);
   if (!split)
-    return Compiled{{emit(*module, *machine, request.output)}, std::move(diagnostics.warnings)};
+    return Compiled{{emit(*module, machine, request.output)}, std::move(diagnostics.warnings)};
 
   // Each part in a context of its own with its own machine (split.h).
   std::vector<std::string> bitcode = splitToBitcode(*module, parts);
@@ -346,7 +341,7 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, unsig
     std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
     MachineLease partMachine =
         index == 0 ? std::move(machine) : leaseMachine(triple, request, !setsOptions);
-    outputs[index] = emit(*part, *partMachine, request.output);
+    outputs[index] = emit(*part, partMachine, request.output);
     warnings[index] = std::move(partDiagnostics.warnings);
   });
   for (std::string &text : warnings)

@@ -1,24 +1,31 @@
 #include "machine_cache.h"
 
-#include "llvm/Target/TargetMachine.h"
+#include "failure.h"
+
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/CodeGen/CommandFlags.h"
+#include "llvm/IR/Module.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <utility>
 #include <vector>
+
+using namespace llvm;
 
 namespace llvmplug {
 
 namespace {
 
-// Enough for a few keys times the threads of a 2-4 core machine; older
-// machines are dropped first.
+// Enough for a few keys times the threads of a small machine; the oldest
+// idle machine goes first.
 constexpr size_t MaxIdle = 16;
 
 struct Idle {
   std::string key;
-  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<Machine> machine;
 };
 
 std::mutex &cacheLock() {
@@ -41,25 +48,27 @@ bool machineCacheEnabled() {
   return enabled;
 }
 
-MachineLease::MachineLease(std::string key, std::unique_ptr<llvm::TargetMachine> machine,
-                           bool reusable)
+MachineLease::MachineLease(std::string key, std::unique_ptr<Machine> machine, bool reusable)
     : key_(std::move(key)), machine_(std::move(machine)),
-      reusable_(reusable && machineCacheEnabled()) {
+      reusable_(reusable && machineCacheEnabled()), exceptions_(std::uncaught_exceptions()) {
   std::lock_guard<std::mutex> hold(cacheLock());
   generation_ = Generation;
 }
 
 MachineLease::MachineLease(MachineLease &&other) noexcept
     : key_(std::move(other.key_)), machine_(std::move(other.machine_)),
-      reusable_(other.reusable_), generation_(other.generation_) {
+      reusable_(other.reusable_), generation_(other.generation_),
+      exceptions_(other.exceptions_) {
   other.reusable_ = false;
 }
 
 MachineLease::~MachineLease() {
-  if (!machine_ || !reusable_)
+  // An exception unwinding now may have left the machine half-way through
+  // its pipeline (LLVM's frames run no destructors).
+  if (!machine_ || !reusable_ || std::uncaught_exceptions() > exceptions_)
     return;
+  std::unique_ptr<Machine> evicted; // destroyed after the cache lock is released
   try {
-    std::unique_ptr<llvm::TargetMachine> evicted;
     std::lock_guard<std::mutex> hold(cacheLock());
     if (generation_ != Generation)
       return; // an option changed since: the machine is stale
@@ -75,7 +84,32 @@ MachineLease::~MachineLease() {
   }
 }
 
-std::unique_ptr<llvm::TargetMachine> takeMachine(const std::string &key) {
+std::string MachineLease::generate(Module &module, CodeGenFileType type) {
+  Machine &machine = *machine_;
+  if (!machine.codegen || machine.type != type) {
+    machine.codegen.reset(); // before the stream it writes to
+    machine.stream = std::make_unique<raw_svector_ostream>(machine.buffer);
+    auto passes = std::make_unique<legacy::PassManager>();
+    TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
+    passes->add(new TargetLibraryInfoWrapperPass(libraryInfo));
+    if (machine.target->addPassesToEmitFile(*passes, *machine.stream, nullptr, type))
+      throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type");
+    machine.codegen = std::move(passes);
+    machine.type = type;
+  }
+  machine.buffer.clear();
+  machine.codegen->run(module);
+  std::string output(machine.buffer.begin(), machine.buffer.end());
+  machine.buffer.clear();
+  // The assembly printer's streamer remembers its section across runs (a
+  // second run leaves out the first ".text"), so an assembly pipeline is
+  // used once; object pipelines give byte-identical output when run again.
+  if (type != CodeGenFileType::ObjectFile)
+    machine.codegen.reset();
+  return output;
+}
+
+std::unique_ptr<Machine> takeMachine(const std::string &key) {
   if (!machineCacheEnabled())
     return nullptr;
   std::lock_guard<std::mutex> hold(cacheLock());
@@ -84,7 +118,7 @@ std::unique_ptr<llvm::TargetMachine> takeMachine(const std::string &key) {
   // Newest first: the most recently used machine is the likeliest match.
   for (auto it = IdleMachines->rbegin(); it != IdleMachines->rend(); ++it) {
     if (it->key == key) {
-      std::unique_ptr<llvm::TargetMachine> machine = std::move(it->machine);
+      std::unique_ptr<Machine> machine = std::move(it->machine);
       IdleMachines->erase(std::next(it).base());
       return machine;
     }

@@ -1,66 +1,93 @@
-// machine_cache.h: TargetMachines kept between compiles of one copy.
+// machine_cache.h: TargetMachines, with their codegen pipelines, kept
+// between compiles of one copy.
 //
-// Creating a TargetMachine (and checking the CPU and features against the
-// target's tables first) is a large part of the fixed cost of a small
-// compile. A machine is configured by the triple, the optimisation level,
-// the asm-verbose flag and, through LLVM's cl::opts, everything else (CPU,
-// features, TargetOptions, relocation and code model). So an idle machine is
-// reused only for the same key, and every idle machine is forgotten whenever
-// any option changes (sticky or per call): callers that change options call
-// forgetMachines() with the runtime lock held exclusively, and compiles with
-// per-call options never return their machine to the cache.
+// Most of the fixed cost of a small compile is setting up code generation:
+// building the legacy pass pipeline of addPassesToEmitFile (about 0.37 ms of
+// an empty module's 0.52 ms at -O2), creating the TargetMachine and checking
+// the CPU and features against the target's tables. A Machine keeps all of
+// it, and its object-file pipeline is run again on the next module, as llc's
+// -compile-twice does (codegen passes re-initialise per module; the
+// MCContext is reset at the end of each run). Assembly pipelines are not
+// reused: the assembly streamer keeps its current section across runs.
 //
-// A machine is never shared: take() removes it from the cache, so two
-// threads never use one machine at once; the Lease gives it back.
+// What configures a machine: the triple, the optimisation level, the
+// asm-verbose flag (the key) and, through LLVM's cl::opts, everything else
+// (CPU, features, TargetOptions, relocation and code model, vector library).
+// So an idle machine is reused only for the same key, and every idle machine
+// is forgotten whenever any option changes (sticky or per call): callers
+// that change options call forgetMachines() with the runtime lock held
+// exclusively, and a compile with per-call options never returns its machine.
+//
+// A machine is never shared: takeMachine() removes it from the cache, so two
+// threads never use one machine at once; the lease gives it back, unless the
+// compile failed (LLVM may have stopped half-way through its pipeline).
 #ifndef LLVMPLUG_MACHINE_CACHE_H
 #define LLVMPLUG_MACHINE_CACHE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
 namespace llvm {
-class TargetMachine;
+class Module;
 }
 
 namespace llvmplug {
 
+struct Machine {
+  explicit Machine(std::unique_ptr<llvm::TargetMachine> target) : target(std::move(target)) {}
+  std::unique_ptr<llvm::TargetMachine> target;
+  // The codegen pipeline, once built, for `type`, writing to `stream` (over
+  // `buffer`). Declared after `target`: destroyed before it.
+  llvm::SmallVector<char, 0> buffer;
+  std::unique_ptr<llvm::raw_svector_ostream> stream;
+  std::unique_ptr<llvm::legacy::PassManager> codegen;
+  llvm::CodeGenFileType type = llvm::CodeGenFileType::ObjectFile;
+};
+
 // A machine in use by one compile; returned to the cache on destruction if
-// it is reusable and no option changed since it was taken.
+// it is reusable, no option changed since it was leased, and no exception
+// is unwinding through the compile.
 class MachineLease {
 public:
-  MachineLease() = default;
-  MachineLease(std::string key, std::unique_ptr<llvm::TargetMachine> machine, bool reusable);
+  MachineLease(std::string key, std::unique_ptr<Machine> machine, bool reusable);
   MachineLease(MachineLease &&) noexcept;
   MachineLease &operator=(MachineLease &&) = delete;
   ~MachineLease();
 
-  llvm::TargetMachine &operator*() const { return *machine_; }
-  llvm::TargetMachine *operator->() const { return machine_.get(); }
-  explicit operator bool() const { return machine_ != nullptr; }
+  llvm::TargetMachine &operator*() const { return *machine_->target; }
+  llvm::TargetMachine *operator->() const { return machine_->target.get(); }
 
-  // Stop the machine from going back to the cache (e.g. after an error that
-  // may have left it half-used).
-  void discard() { reusable_ = false; }
+  // Generate an object or assembly file for `module` (whose triple and data
+  // layout are this machine's), building the codegen pipeline on first use
+  // and running it again afterwards. Throws Failure.
+  std::string generate(llvm::Module &module, llvm::CodeGenFileType type);
 
 private:
   std::string key_;
-  std::unique_ptr<llvm::TargetMachine> machine_;
-  bool reusable_ = false;
-  std::uint64_t generation_ = 0;
+  std::unique_ptr<Machine> machine_;
+  bool reusable_;
+  std::uint64_t generation_;
+  int exceptions_; // std::uncaught_exceptions() when leased
 };
 
 // An idle machine for `key`, or nullptr. Safe to call from several threads.
-std::unique_ptr<llvm::TargetMachine> takeMachine(const std::string &key);
+std::unique_ptr<Machine> takeMachine(const std::string &key);
 
 // Destroy every idle machine; machines leased now are not returned. Call it
 // with the runtime lock held exclusively, before an option changes and
 // before llvm_shutdown.
 void forgetMachines();
 
-// Whether machines are reused at all (LLVMPLUG_NO_MACHINE_CACHE=1 in the
-// environment when the copy is loaded turns reuse off, to compare outputs
-// and timings against fresh machines).
+// Whether machines are reused at all: LLVMPLUG_NO_MACHINE_CACHE=1 in the
+// environment of the process that first compiles turns reuse off, to
+// compare outputs and timings with fresh machines.
 bool machineCacheEnabled();
 
 } // namespace llvmplug
