@@ -81,12 +81,14 @@ def plugin():
         yield private
 
 
-@pytest.mark.parametrize("parts", [2, 4])
-def test_linked_parts_make_the_whole_program(plugin, tmp_path, cc, parts):
-    objects = plugin.compile_parts(program(), flags="-relocation-model=pic", parts=parts)
+@pytest.mark.parametrize(
+    "parts, level", [(2, "-O2"), (4, "-O2"), (2, "-O0"), (2, "-O3"), (3, "-O1"), (2, "-passes=instcombine")]
+)
+def test_linked_parts_make_the_whole_program(plugin, tmp_path, cc, parts, level):
+    objects = plugin.compile_parts(program(), flags=f"-relocation-model=pic {level}", parts=parts)
     assert 1 < len(objects) <= parts
     assert all(obj.startswith(b"\x7fELF") for obj in objects)
-    library = link(objects, tmp_path, cc, f"split{parts}")
+    library = link(objects, tmp_path, cc, f"split{parts}{level.strip('-=')}")
     for i in (0, 1, 17, FUNCTIONS - 1):
         function = getattr(library, f"f{i}")
         function.restype, function.argtypes = ctypes.c_int64, [ctypes.c_int64]
