@@ -8,7 +8,10 @@ and another uses (internal helpers and globals included) must resolve.
 from __future__ import annotations
 
 import ctypes
+import re
 import subprocess
+import sys
+from pathlib import Path
 
 import llvmplug
 import pytest
@@ -173,3 +176,19 @@ def test_errors_in_a_part_arrive_typed(plugin):
         plugin.compile_parts(program(), flags="-no-such-option", parts=2)
     # and the Plugin still works
     assert len(plugin.compile_parts(program(), parts=2)) == 2
+
+
+def test_the_merged_corpus_splits_and_links(plugin, corpus_files, tmp_path, cc):
+    """Real IR: the benchmark's merged corpus (every module's functions in
+    one module) in 2 parts links into one library exporting every function."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.throughput import merge_modules
+
+    merged = merge_modules([path.read_text() for path in corpus_files])
+    names = set(re.findall(r"^define [^@]*@([\w.$]+)\(", merged, re.M))
+    assert len(names) == merged.count("\ndefine ") + merged.startswith("define ")
+    objects = plugin.compile_parts(merged, flags="-relocation-model=pic", parts=2)
+    assert len(objects) == 2
+    library = link(objects, tmp_path, cc, "corpus")
+    missing = [name for name in names if not hasattr(library, name)]
+    assert not missing, missing[:5]
