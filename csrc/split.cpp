@@ -16,8 +16,9 @@ namespace llvmplug {
 
 namespace {
 
-// Code generation recurses over the IR (e.g. SelectionDAG building); give
-// each part the room the calling thread has (see llvmplug.h on nesting).
+// Optimisation and code generation recurse over the IR (e.g. SelectionDAG
+// building); give each part as much room as the thread LLVM otherwise runs
+// on (see llvmplug.h on nesting).
 constexpr unsigned PartStackBytes = 64u << 20;
 
 size_t definitions(const Module &module) {
@@ -30,14 +31,7 @@ size_t definitions(const Module &module) {
 }
 
 bool definesAnything(const Module &module) {
-  for (const Function &function : module)
-    if (!function.isDeclaration())
-      return true;
-  for (const GlobalVariable &global : module.globals())
-    if (!global.isDeclaration())
-      return true;
-  return !module.aliases().empty() || !module.ifuncs().empty() ||
-         !module.getModuleInlineAsm().empty();
+  return definitions(module) != 0 || !module.getModuleInlineAsm().empty();
 }
 
 } // namespace

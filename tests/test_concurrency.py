@@ -13,6 +13,7 @@ is one exact value.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 from collections.abc import Callable
@@ -40,7 +41,8 @@ REQUESTS = (
 )
 
 THREADS = 4
-ROUNDS = 40
+# Requests per thread; raise it for a longer soak (LLVMPLUG_STRESS_ROUNDS=1000).
+ROUNDS = int(os.environ.get("LLVMPLUG_STRESS_ROUNDS", "40"))
 
 
 def _modules(corpus_files: list[Path], arith_ir: str) -> list[str]:
