@@ -222,7 +222,8 @@ def table(results: dict[str, Any]) -> str:
          f"{p['whole_ms']:.1f} ms whole, {p['parts2_ms']:.1f} ms in {p['parts']} parts",
          ">= 1.6x", met(p["speedup"] >= 1.6)),
         ("empty module to object at -O2", f"{f['reuse_O2_ms']:.3f} ms",
-         f"{f['fresh_O2_ms']:.3f} ms with a fresh machine per call ({f['fresh_O2_ms'] / f['reuse_O2_ms']:.1f}x)",
+         f"{f['fresh_O2_ms']:.3f} ms with a fresh machine per call "
+         f"({f['fresh_O2_ms'] / f['reuse_O2_ms']:.1f}x)",
          "<= 0.5 ms", met(f["reuse_O2_ms"] <= 0.5)),
         ("empty module to object, -passes=", f"{f['reuse_no_passes_ms']:.3f} ms",
          f"{f['fresh_no_passes_ms']:.3f} ms with a fresh machine per call", "", ""),
@@ -231,7 +232,10 @@ def table(results: dict[str, Any]) -> str:
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     load = results.get("load")
     lines.append("")
-    lines.append(f"{results['cpus']} CPUs" + (f", load average {load:.2f} at the start" if load is not None else ""))
+    machine = f"{results['cpus']} CPUs"
+    if load is not None:
+        machine += f", load average {load:.2f} at the start"
+    lines.append(machine)
     return "\n".join(lines)
 
 

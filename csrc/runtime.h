@@ -28,11 +28,13 @@ std::shared_mutex &runtimeLock();
 using SharedLock = std::shared_lock<std::shared_mutex>;
 using ExclusiveLock = std::unique_lock<std::shared_mutex>;
 
-// With the lock held (shared or exclusive): initialise on first use and return the option registry.
+// With the lock held (shared or exclusive): initialise on first use (one
+// thread does, the others wait) and return the option registry.
 // Throws Failure(LLVMPLUG_ERROR_SHUTDOWN) after shutdownRuntime().
 OptionRegistry &runtime();
 
-// With the lock held exclusively: llvm_shutdown and free the C++ runtime's caches.
+// With the lock held exclusively: llvm_shutdown and free the C++ runtime's
+// caches.
 // Idempotent; afterwards runtime() fails.
 void shutdownRuntime();
 

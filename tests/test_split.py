@@ -117,7 +117,8 @@ def test_internal_symbols_are_defined_once_across_parts(plugin, tmp_path):
         with path.open("rb") as stream:
             symbols = ELFFile(stream).get_section_by_name(".symtab")
             for symbol in symbols.iter_symbols():
-                if symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT"):
+                kind = symbol["st_info"]["type"]
+                if symbol["st_shndx"] != "SHN_UNDEF" and kind in ("STT_FUNC", "STT_OBJECT"):
                     defined[symbol.name] = defined.get(symbol.name, 0) + 1
                 elif symbol["st_shndx"] == "SHN_UNDEF" and symbol.name:
                     referenced.add(symbol.name)
@@ -162,8 +163,15 @@ def test_parts_of_bitcode_or_ir_text_are_refused(plugin, output):
         plugin.compile_parts(program(), flags=f"-filetype={output}", parts=2)
 
 
-@pytest.mark.parametrize("parts, error", [(0, llvmplug.ArgumentError), (-1, llvmplug.ArgumentError),
-                                          (2.0, llvmplug.ArgumentTypeError), (True, llvmplug.ArgumentTypeError)])
+@pytest.mark.parametrize(
+    "parts, error",
+    [
+        (0, llvmplug.ArgumentError),
+        (-1, llvmplug.ArgumentError),
+        (2.0, llvmplug.ArgumentTypeError),
+        (True, llvmplug.ArgumentTypeError),
+    ],
+)
 def test_bad_parts_are_refused(plugin, parts, error):
     with pytest.raises(error):
         plugin.compile_parts(program(2), parts=parts)
