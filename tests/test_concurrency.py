@@ -69,10 +69,17 @@ def _expectations(
     return table
 
 
+def _inspect(plugin: llvmplug.Plugin) -> None:
+    [option] = [o for o in plugin.options("align-loops") if o["name"] == "align-loops"]
+    assert option["value"] in ("0", "64"), option
+    assert plugin.info()["llvm_version"]
+
+
 def _stress(
     compile_one: Callable[[int, int, int], object],
     change_sticky: Callable[[str], None],
     reload: Callable[[], None],
+    inspect: Callable[[], None],
     table: dict[tuple[int, int, int], dict[str, object]],
 ) -> dict[str, int]:
     """Run THREADS compiling threads and one changer thread; return how often
@@ -109,6 +116,8 @@ def _stress(
                 action = rng.random()
                 if action < 0.1:
                     reload()  # every option back to its default
+                elif action < 0.25:
+                    inspect()  # list options (exclusive) and info (shared)
                 else:
                     change_sticky(rng.choice(STICKY_STATES))
                 stop.wait(0.001)
@@ -144,7 +153,7 @@ def test_one_plugin_shared_by_threads(corpus_files, arith_ir):
             if state:
                 plugin.set_options(state)
 
-        seen = _stress(compile_one, change_sticky, plugin.reload, table)
+        seen = _stress(compile_one, change_sticky, plugin.reload, lambda: _inspect(plugin), table)
         # The changer did interleave with the compiles: sticky-sensitive
         # requests met more than one state.
         assert sum(1 for count in seen.values() if count) >= 2, seen
@@ -172,7 +181,7 @@ def test_default_plugin_shared_by_threads(corpus_files, arith_ir):
             if state:
                 plugin.set_options(state)
 
-        _stress(compile_one, change_sticky, llvmplug.reset, table)
+        _stress(compile_one, change_sticky, llvmplug.reset, lambda: _inspect(plugin), table)
     finally:
         llvmplug.reset()
 
