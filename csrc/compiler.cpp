@@ -25,9 +25,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
-#include "llvm/Transforms/IPO/Annotation2Metadata.h"
-#include "llvm/Transforms/IPO/ForceFunctionAttrs.h"
-#include "llvm/Transforms/Scalar/AnnotationRemarks.h"
 
 #include <optional>
 
@@ -237,23 +234,8 @@ MachineLease leaseMachine(const Triple &triple, const Request &request, bool reu
                       std::make_unique<Machine>(createTargetMachine(triple, request)), reusable);
 }
 
-// Which part of the pipeline to run. A split compile runs the default
-// pipeline's module simplification (inlining, interprocedural and function
-// simplification) on the whole module before splitting, and its module
-// optimisation (vectorisers, late function passes) on each part, in
-// parallel: the two halves of buildPerModuleDefaultPipeline, as ThinLTO
-// divides the work. A -passes pipeline or -O0 runs whole before splitting.
-enum class Stage { Whole, BeforeSplit, AfterSplit };
-
-bool splitsPipeline(const Request &request) {
-  return !request.passes && request.level != OptimizationLevel::O0;
-}
-
-void optimise(Module &module, TargetMachine &machine, const Request &request,
-              Stage stage = Stage::Whole) {
+void optimise(Module &module, TargetMachine &machine, const Request &request) {
   if (request.passes && request.passes->empty())
-    return;
-  if (stage == Stage::AfterSplit && !splitsPipeline(request))
     return;
   LoopAnalysisManager loops;
   FunctionAnalysisManager functions;
@@ -275,14 +257,6 @@ void optimise(Module &module, TargetMachine &machine, const Request &request,
                     "bad -passes pipeline '" + *request.passes + "': " + toString(std::move(error)));
   } else if (request.level == OptimizationLevel::O0) {
     pipeline = builder.buildO0DefaultPipeline(request.level);
-  } else if (stage == Stage::BeforeSplit) {
-    // buildPerModuleDefaultPipeline up to its optimisation half.
-    pipeline.addPass(Annotation2MetadataPass());
-    pipeline.addPass(ForceFunctionAttrsPass());
-    pipeline.addPass(builder.buildModuleSimplificationPipeline(request.level, ThinOrFullLTOPhase::None));
-  } else if (stage == Stage::AfterSplit) {
-    pipeline = builder.buildModuleOptimizationPipeline(request.level, ThinOrFullLTOPhase::None);
-    pipeline.addPass(createModuleToFunctionPassAdaptor(AnnotationRemarksPass()));
   } else {
     pipeline = builder.buildPerModuleDefaultPipeline(request.level);
   }
@@ -351,7 +325,9 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, unsig
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
-  optimise(*module, *machine, request, split ? Stage::BeforeSplit : Stage::Whole);
+  // The whole module is optimised before it is split, so that inlining and
+  // interprocedural passes see all of it; only code generation is parallel.
+  optimise(*module, *machine, request);
   if (!split)
     return Compiled{{emit(*module, machine, request.output)}, std::move(diagnostics.warnings)};
 
@@ -366,7 +342,6 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, unsig
     std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
     MachineLease partMachine =
         index == 0 ? std::move(machine) : leaseMachine(triple, request, !setsOptions);
-    optimise(*part, *partMachine, request, Stage::AfterSplit);
     outputs[index] = emit(*part, partMachine, request.output);
     warnings[index] = std::move(partDiagnostics.warnings);
   });

@@ -16,9 +16,9 @@ namespace llvmplug {
 
 namespace {
 
-// Optimisation and code generation recurse over the IR (e.g. SelectionDAG
-// building); give each part as much room as the thread LLVM otherwise runs
-// on (see llvmplug.h on nesting).
+// Code generation recurses over the IR (e.g. SelectionDAG building); give
+// each part as much room as the thread LLVM otherwise runs on (see
+// llvmplug.h on nesting).
 constexpr unsigned PartStackBytes = 64u << 20;
 
 size_t definitions(const Module &module) {

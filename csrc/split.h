@@ -4,9 +4,8 @@
 // As LLVM's own ParallelCG does: SplitModule partitions the module (every
 // local symbol is made hidden-external so that parts can refer to each
 // other), each part goes through bitcode into an LLVMContext of its own (a
-// context is not thread-safe), and each part is optimised (the late half of
-// the pipeline, see compiler.cpp) and generated on its own thread. Linking
-// the parts gives the same program as the whole module.
+// context is not thread-safe), and each part is generated on its own
+// thread. Linking the parts gives the same program as the whole module.
 #ifndef LLVMPLUG_SPLIT_H
 #define LLVMPLUG_SPLIT_H
 
