@@ -19,9 +19,10 @@ namespace llvmplug {
 
 namespace {
 
-// Enough for a few keys times the threads of a small machine; the oldest
+// An idle machine with its pipeline holds about 2 MB (x86-64): enough for a
+// few keys times the threads of a small machine, at most ~16 MB; the oldest
 // idle machine goes first.
-constexpr size_t MaxIdle = 16;
+constexpr size_t MaxIdle = 8;
 
 struct Idle {
   std::string key;
