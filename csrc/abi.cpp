@@ -7,6 +7,7 @@
 #include "compiler.h"
 #include "failure.h"
 #include "info.h"
+#include "machine_cache.h"
 #include "options.h"
 #include "runtime.h"
 #include "stack.h"
@@ -47,9 +48,9 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
     }
   };
   try {
-    std::lock_guard<std::mutex> hold(runtimeLock());
     // LLVM recurses on nested input: run the body where the stack is large
-    // (stack.h); whatever it throws is rethrown here.
+    // (stack.h); whatever it throws is rethrown here. Each body takes the
+    // runtime lock itself, shared or exclusive, on that thread (runtime.h).
     runOnBigStack([&] { body(*result); });
     if (result->parts.empty())
       result->parts.emplace_back(); // the header promises a part on success
@@ -86,22 +87,22 @@ llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_c
       if (modules[i].size == 0)
         throw Failure(LLVMPLUG_ERROR_ARGUMENT, "module " + std::to_string(i) + " is empty (size 0)");
     }
-    // TODO(issue 13): parts > 1.
-    if (parts > 1)
-      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "split code generation is not implemented yet");
     std::vector<llvm::StringRef> links;
     for (size_t i = 1; i < module_count; ++i)
       links.emplace_back(static_cast<const char *>(modules[i].data), modules[i].size);
+    // compileModule takes the lock: only it knows whether the flags set
+    // per-call options.
     Compiled compiled = compileModule(
-        runtime(), llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
-        text(target), text(flags), links);
-    result.parts.push_back(std::move(compiled.data));
+        llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
+        text(target), text(flags), links, parts);
+    result.parts = std::move(compiled.parts);
     result.message = std::move(compiled.warnings);
   });
 }
 
 llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
+    SharedLock hold(runtimeLock()); // reads the target's tables only
     runtime();
     result.parts.push_back(describeTarget(text(triple)));
   });
@@ -109,6 +110,7 @@ llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out) 
 
 llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
     OptionRegistry &registry = runtime();
     if (policy != LLVMPLUG_POLICY_SAFE && policy != LLVMPLUG_POLICY_ALL)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "unknown policy " + std::to_string(int(policy)));
@@ -118,6 +120,7 @@ llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **ou
 
 llvmplug_status llvmplug_info(llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
+    SharedLock hold(runtimeLock()); // reads host and target tables only
     runtime();
     result.parts.push_back(describeLibrary());
   });
@@ -125,24 +128,34 @@ llvmplug_status llvmplug_info(llvmplug_result **out) {
 
 llvmplug_status llvmplug_set_options(const char *flags, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
     OptionRegistry &registry = runtime();
+    forgetMachines(); // they were configured by the options about to change
     registry.setSticky(registry.resolve(tokenizeFlags(text(flags))));
   });
 }
 
 llvmplug_status llvmplug_clear_options(llvmplug_result **out) {
-  return guarded(out, [&](llvmplug_result &) { runtime().clearSticky(); });
+  return guarded(out, [&](llvmplug_result &) {
+    ExclusiveLock hold(runtimeLock());
+    OptionRegistry &registry = runtime();
+    forgetMachines();
+    registry.clearSticky();
+  });
 }
 
 llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &result) {
+    // Exclusive: it prints through LLVM's shared outs() stream (capture.h).
+    ExclusiveLock hold(runtimeLock());
     result.parts.push_back(runtime().describe(text(pattern)));
   });
 }
 
 llvmplug_status llvmplug_shutdown(void) {
   try {
-    std::lock_guard<std::mutex> hold(runtimeLock());
+    ExclusiveLock hold(runtimeLock());
+    forgetMachines(); // before llvm_shutdown tears down what they use
     shutdownRuntime();
     return LLVMPLUG_OK;
   } catch (...) {

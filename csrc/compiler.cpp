@@ -3,8 +3,11 @@
 #include "failure.h"
 #include "link.h"
 #include "llcflags.h"
+#include "machine_cache.h"
 #include "nesting.h"
 #include "options.h"
+#include "runtime.h"
+#include "split.h"
 #include "targets.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -251,8 +254,35 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   pipeline.run(module, modules);
 }
 
-std::string emit(Module &module, TargetMachine &machine, const Request &request) {
+// A machine for this compile: an idle one from the cache when it may be
+// reused, else a new one (machine_cache.h). The key leaves out what cl::opts
+// configure (CPU, features, TargetOptions, relocation and code model): the
+// cache is emptied whenever an option changes, and a compile with per-call
+// options, llc flags of its own or a module-chosen code model never reuses.
+MachineLease leaseMachine(const Triple &triple, const Target *target, const Request &request,
+                          bool reusable) {
+  std::string key = triple.str() + '\0' + char('0' + int(request.codegenLevel)) +
+                    (request.asmVerbose ? 'v' : 'q');
+  if (reusable)
+    if (std::unique_ptr<Machine> machine = takeMachine(key))
+      return MachineLease(std::move(key), std::move(machine), true);
+  return MachineLease(std::move(key),
+                      std::make_unique<Machine>(createTargetMachine(triple, target, request)),
+                      reusable);
+}
+
+bool defaultLlcFlags(const LlcFlags &flags) {
+  return !flags.showMCEncoding && flags.preserveComments && !flags.dwarfDirectory &&
+         flags.binutilsVersion.empty() && flags.instPrinterOptions.empty() &&
+         flags.splitDwarfFile.empty() && !flags.disableSimplifyLibCalls;
+}
+
+std::string emit(Module &module, MachineLease &lease, const Request &request) {
   Output output = request.output;
+  if (lease.reusable() && (output == Output::Object || output == Output::Assembly))
+    return lease.generate(module, output == Output::Object ? CodeGenFileType::ObjectFile
+                                                           : CodeGenFileType::AssemblyFile);
+  TargetMachine &machine = *lease;
   SmallString<0> buffer;
   raw_svector_ostream os(buffer);
   if (output == Output::Bitcode) {
@@ -282,14 +312,16 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
   return std::string(buffer.str());
 }
 
-} // namespace
-
-Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef target,
-                       StringRef flags, ArrayRef<StringRef> links) {
-  Request request = parseRequest(target, flags);
+// With the runtime lock held as compileModule chose it.
+Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
+                        ArrayRef<StringRef> links, unsigned parts) {
+  bool split = parts > 1;
+  bool setsOptions = !request.llvmFlags.empty();
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
+  if (setsOptions)
+    forgetMachines(); // configured by the options about to change
   ScopedOptions scope(options, settings);
 
   LLVMContext context;
@@ -307,7 +339,8 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
 
   TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
   const Triple &triple = choice.triple;
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, choice.target, request);
+  bool reusable = !setsOptions && defaultLlcFlags(request.llc) && !module->getCodeModel();
+  MachineLease machine = leaseMachine(triple, choice.target, request, reusable);
   applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
@@ -317,8 +350,57 @@ Compiled compileModule(const OptionRegistry &options, StringRef bytes, StringRef
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
+  // The whole module is optimised before it is split, so that inlining and
+  // interprocedural passes see all of it; only code generation is parallel.
   optimise(*module, *machine, request);
-  return Compiled{emit(*module, *machine, request), std::move(diagnostics.warnings)};
+  if (!split)
+    return Compiled{{emit(*module, machine, request)}, std::move(diagnostics.warnings)};
+
+  // Each part in a context of its own with its own machine (split.h).
+  std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+  std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
+  runInParallel(bitcode.size(), [&](size_t index) {
+    LLVMContext partContext;
+    auto partHandler = std::make_unique<Diagnostics>();
+    Diagnostics &partDiagnostics = *partHandler;
+    partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
+    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
+    MachineLease partMachine =
+        index == 0 ? std::move(machine) : leaseMachine(triple, choice.target, request, reusable);
+    applyModuleSettings(*partMachine, *part);
+    outputs[index] = emit(*part, partMachine, request);
+    warnings[index] = std::move(partDiagnostics.warnings);
+  });
+  for (std::string &text : warnings)
+    diagnostics.warnings += text;
+  return Compiled{std::move(outputs), std::move(diagnostics.warnings)};
+}
+
+} // namespace
+
+Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, ArrayRef<StringRef> links,
+                       unsigned parts) {
+  Request request = parseRequest(target, flags);
+  if (parts > 1 && request.output != Output::Object && request.output != Output::Assembly)
+    throw Failure(LLVMPLUG_ERROR_ARGUMENT,
+                  "split code generation (parts > 1) produces objects or assembly only, not " +
+                      std::string(request.output == Output::Bitcode ? "bitcode" : "IR text"));
+  // Per-call options change globals every compile reads: such a compile runs
+  // alone; the others share the lock and run concurrently (runtime.h).
+  SharedLock shared(runtimeLock(), std::defer_lock);
+  ExclusiveLock exclusive(runtimeLock(), std::defer_lock);
+  if (request.llvmFlags.empty())
+    shared.lock();
+  else
+    exclusive.lock();
+  return compileRequest(runtime(), request, bytes, links, parts);
+}
+
+Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, StringRef flags) {
+  Request request = parseRequest("", flags);
+  if (!request.llvmFlags.empty())
+    throw Failure(LLVMPLUG_ERROR_INTERNAL, "compileWithLockHeld takes no LLVM option");
+  return compileRequest(options, request, bytes, {}, 0);
 }
 
 } // namespace llvmplug

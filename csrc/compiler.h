@@ -1,4 +1,5 @@
-// compiler.h: one module through parse -> verify -> optimise -> codegen.
+// compiler.h: one module through parse -> link -> verify -> optimise ->
+// codegen (whole, or split into parts generated in parallel).
 #ifndef LLVMPLUG_COMPILER_H
 #define LLVMPLUG_COMPILER_H
 
@@ -6,22 +7,29 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace llvmplug {
 
 class OptionRegistry;
 
 struct Compiled {
-  std::string data;     // object, assembly, bitcode or IR text
+  // The object, assembly, bitcode or IR text; one per part when split.
+  std::vector<std::string> parts;
   std::string warnings; // warning diagnostics and remarks, if any
 };
 
 // See llvmplug_compile in llvmplug.h for the meaning of the arguments;
-// links are modules[1..] (see link.h). Throws Failure. Per-call options are
-// restored before it returns.
-Compiled compileModule(const OptionRegistry &options, llvm::StringRef module,
-                       llvm::StringRef target, llvm::StringRef flags,
-                       llvm::ArrayRef<llvm::StringRef> links = {});
+// links are modules[1..] (see link.h). Takes the runtime lock itself: shared
+// without per-call options, else exclusive (runtime.h). Throws Failure.
+// Per-call options are restored before it returns.
+Compiled compileModule(llvm::StringRef module, llvm::StringRef target, llvm::StringRef flags,
+                       llvm::ArrayRef<llvm::StringRef> links, unsigned parts);
+
+// The same for one module with the runtime lock already held and `flags`
+// setting no LLVM option (for the runtime's own warm-up compile).
+Compiled compileWithLockHeld(const OptionRegistry &options, llvm::StringRef module,
+                             llvm::StringRef flags);
 
 } // namespace llvmplug
 

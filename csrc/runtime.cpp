@@ -8,6 +8,8 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/ManagedStatic.h"
 
+#include <atomic>
+
 #if defined(__GLIBCXX__)
 namespace __gnu_cxx {
 // libstdc++'s hook that releases its emergency exception-allocation pool;
@@ -21,7 +23,11 @@ namespace llvmplug {
 namespace {
 
 enum class State { Fresh, Ready, ShutDown };
-State CurrentState = State::Fresh;
+// Atomic because compiles holding the lock shared all read it, and the first
+// of them initialises (under InitLock, so only one does); ShutDown is only
+// stored with the lock held exclusively.
+std::atomic<State> CurrentState{State::Fresh};
+std::mutex InitLock;
 OptionRegistry *Registry = nullptr;
 
 // LLVM's default fatal-error handler prints and calls exit(). Throwing
@@ -45,33 +51,40 @@ OptionRegistry *Registry = nullptr;
 // included), latches the defaults instead.
 void warmUp(const OptionRegistry &registry) {
   try {
-    compileModule(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n", "",
-                  "-O2");
+    compileWithLockHeld(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n",
+                        "-O2");
   } catch (...) {
     // A copy that cannot compile this fails every later compile anyway,
     // with the reason; the warm-up has nothing to add.
   }
 }
 
+void initialise() {
+  std::lock_guard<std::mutex> once(InitLock);
+  if (CurrentState != State::Fresh)
+    return;
+  initializeTargets(); // every backend linked in (LLVMPLUG_TARGETS)
+  llvm::install_fatal_error_handler(onFatalError, nullptr);
+  llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
+  Registry = new OptionRegistry();
+  warmUp(*Registry); // before any other thread may compile on this copy
+  CurrentState = State::Ready;
+}
+
 } // namespace
 
-std::mutex &runtimeLock() {
-  // Constant-initialised with a trivial destructor: nothing runs at unload.
-  static std::mutex lock;
+std::shared_mutex &runtimeLock() {
+  // Destroyed at unload, when no call can be in progress (the loader waits
+  // for calls before unloading).
+  static std::shared_mutex lock;
   return lock;
 }
 
 OptionRegistry &runtime() {
+  if (CurrentState == State::Fresh)
+    initialise();
   if (CurrentState == State::ShutDown)
     throw Failure(LLVMPLUG_ERROR_SHUTDOWN, "llvmplug_shutdown was called; load the library again");
-  if (CurrentState == State::Fresh) {
-    initializeTargets(); // every backend linked in (LLVMPLUG_TARGETS)
-    llvm::install_fatal_error_handler(onFatalError, nullptr);
-    llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
-    Registry = new OptionRegistry();
-    CurrentState = State::Ready;
-    warmUp(*Registry);
-  }
   return *Registry;
 }
 

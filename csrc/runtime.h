@@ -6,25 +6,35 @@
 // library can be unmapped without leaking or leaving handlers behind.
 //
 // Lock: cl::opt values are plain globals read all over LLVM, so two compiles
-// in one copy cannot run at once with different options. Every entry point
-// holds runtimeLock() for its whole duration; copies loaded from different
-// files have separate locks and run in parallel.
+// in one copy cannot run at once with different options. runtimeLock() is a
+// readers-writer lock: a compile that sets no per-call option holds it
+// shared, for its whole duration, so such compiles run concurrently (each in
+// its own LLVMContext, as LLVM's own parallel codegen does); everything that
+// changes, prints or tears down options (per-call options, sticky options,
+// the policy, listing, shutdown) holds it exclusively. Take it on the thread
+// that runs the work and release it on the same thread (std::shared_mutex
+// requires it). Copies loaded from different files have separate locks.
 #ifndef LLVMPLUG_RUNTIME_H
 #define LLVMPLUG_RUNTIME_H
 
 #include <mutex>
+#include <shared_mutex>
 
 namespace llvmplug {
 
 class OptionRegistry;
 
-std::mutex &runtimeLock();
+std::shared_mutex &runtimeLock();
+using SharedLock = std::shared_lock<std::shared_mutex>;
+using ExclusiveLock = std::unique_lock<std::shared_mutex>;
 
-// With the lock held: initialise on first use and return the option registry.
+// With the lock held (shared or exclusive): initialise on first use (one
+// thread does, the others wait) and return the option registry.
 // Throws Failure(LLVMPLUG_ERROR_SHUTDOWN) after shutdownRuntime().
 OptionRegistry &runtime();
 
-// With the lock held: llvm_shutdown and free the C++ runtime's caches.
+// With the lock held exclusively: llvm_shutdown and free the C++ runtime's
+// caches.
 // Idempotent; afterwards runtime() fails.
 void shutdownRuntime();
 

@@ -1,0 +1,214 @@
+"""Concurrent calls on one loaded copy: every output byte-identical to a
+single-threaded run.
+
+Threads mix compiles without per-call options (which share the copy's lock
+and run at once), compiles with per-call options (which run alone), split
+compiles, sticky option changes, clear_options and reloads. The expected
+output of every request is computed first, one call at a time, for each
+sticky state a request can meet; in the concurrent run a request's output
+must equal its expectation under one of the sticky states that could be in
+force, and for requests whose output the sticky state does not change, that
+is one exact value.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import llvmplug
+import pytest
+
+# Sticky states the changer thread moves between. Each changes some outputs:
+# the assembly syntax changes every asm output, loop alignment the objects
+# of modules with loops.
+STICKY_STATES = ("", "-x86-asm-syntax=intel", "-align-loops=64")
+
+# (output, flags): flag-less requests share the lock; the others set
+# per-call options and run alone. -x86-asm-syntax=att overrides the sticky
+# syntax for that call, so its output must not depend on the sticky state.
+REQUESTS = (
+    ("obj", ""),
+    ("asm", ""),
+    ("obj", "-O3"),
+    ("obj", "-passes="),
+    ("asm", "-x86-asm-syntax=att -O1"),
+    ("obj", "-mcpu=skylake"),
+    ("obj", "-align-loops=32 -O3"),
+)
+
+THREADS = 4
+# Requests per thread; raise it for a longer soak (LLVMPLUG_STRESS_ROUNDS=1000).
+ROUNDS = int(os.environ.get("LLVMPLUG_STRESS_ROUNDS", "40"))
+
+
+def _modules(corpus_files: list[Path], arith_ir: str) -> list[str]:
+    # A spread of the corpus (with and without loops) plus the arithmetic module.
+    files = corpus_files[:: max(1, len(corpus_files) // 12)]
+    return [arith_ir] + [path.read_text() for path in files]
+
+
+def _expectations(
+    plugin: llvmplug.Plugin, modules: list[str], parts: int
+) -> dict[tuple[int, int, int], dict[str, object]]:
+    """Every request's output under every sticky state, one call at a time."""
+    table: dict[tuple[int, int, int], dict[str, object]] = {}
+    for state in STICKY_STATES:
+        plugin.clear_options()
+        if state:
+            plugin.set_options(state)
+        for m, module in enumerate(modules):
+            for r, (output, flags) in enumerate(REQUESTS):
+                table.setdefault((m, r, 1), {})[state] = plugin.compile(module, flags=flags, output=output)
+            if parts > 1:
+                table.setdefault((m, 0, parts), {})[state] = plugin.compile_parts(module, parts=parts)
+    plugin.clear_options()
+    return table
+
+
+def _inspect(plugin: llvmplug.Plugin) -> None:
+    [option] = [o for o in plugin.options("align-loops") if o["name"] == "align-loops"]
+    assert option["value"] in ("0", "64"), option
+    assert plugin.info()["llvm_version"]
+
+
+def _stress(
+    compile_one: Callable[[int, int, int], object],
+    change_sticky: Callable[[str], None],
+    reload: Callable[[], None],
+    inspect: Callable[[], None],
+    table: dict[tuple[int, int, int], dict[str, object]],
+) -> dict[str, int]:
+    """Run THREADS compiling threads and one changer thread; return how often
+    each sticky state was seen by a sticky-sensitive request."""
+    keys = sorted(table)
+    failures: list[str] = []
+    seen = {state: 0 for state in STICKY_STATES}
+    seen_lock = threading.Lock()
+    stop = threading.Event()
+    start = threading.Barrier(THREADS + 1)
+
+    def compiler(seed: int) -> None:
+        rng = random.Random(seed)
+        start.wait()
+        try:
+            for _ in range(ROUNDS):
+                key = rng.choice(keys)
+                result = compile_one(*key)
+                matching = [state for state, value in table[key].items() if value == result]
+                if not matching:
+                    failures.append(f"request {key}: output matches no sticky state's")
+                elif len(set(map(repr, table[key].values()))) > 1:
+                    with seen_lock:
+                        for state in matching:
+                            seen[state] += 1
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(f"request raised {error!r}")
+
+    def changer() -> None:
+        rng = random.Random(1)
+        start.wait()
+        try:
+            while not stop.is_set():
+                action = rng.random()
+                if action < 0.1:
+                    reload()  # every option back to its default
+                elif action < 0.25:
+                    inspect()  # list options (exclusive) and info (shared)
+                else:
+                    change_sticky(rng.choice(STICKY_STATES))
+                stop.wait(0.001)
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(f"sticky change raised {error!r}")
+
+    workers = [threading.Thread(target=compiler, args=(seed,)) for seed in range(THREADS)]
+    changing = threading.Thread(target=changer)
+    for thread in [*workers, changing]:
+        thread.start()
+    for thread in workers:
+        thread.join(timeout=600)
+    stop.set()
+    changing.join(timeout=60)
+    assert not any(thread.is_alive() for thread in [*workers, changing]), "a thread hung"
+    assert not failures, failures[:5]
+    return seen
+
+
+def test_one_plugin_shared_by_threads(corpus_files, arith_ir):
+    modules = _modules(corpus_files, arith_ir)
+    with llvmplug.Plugin(private=True) as plugin:
+        table = _expectations(plugin, modules, parts=2)
+
+        def compile_one(m: int, r: int, parts: int) -> object:
+            if parts > 1:
+                return plugin.compile_parts(modules[m], parts=parts)
+            output, flags = REQUESTS[r]
+            return plugin.compile(modules[m], flags=flags, output=output)
+
+        def change_sticky(state: str) -> None:
+            plugin.clear_options()
+            if state:
+                plugin.set_options(state)
+
+        seen = _stress(compile_one, change_sticky, plugin.reload, lambda: _inspect(plugin), table)
+        # The changer did interleave with the compiles: sticky-sensitive
+        # requests met more than one state.
+        assert sum(1 for count in seen.values() if count) >= 2, seen
+        # Afterwards the copy is as good as new.
+        plugin.clear_options()
+        for (m, r, parts), values in table.items():
+            if parts == 1:
+                output, flags = REQUESTS[r]
+                assert plugin.compile(modules[m], flags=flags, output=output) == values[""]
+
+
+def test_default_plugin_shared_by_threads(corpus_files, arith_ir):
+    modules = _modules(corpus_files, arith_ir)
+    plugin = llvmplug.default_plugin()
+    llvmplug.reset()
+    try:
+        table = _expectations(plugin, modules, parts=0)
+
+        def compile_one(m: int, r: int, parts: int) -> object:
+            output, flags = REQUESTS[r]
+            return llvmplug.compile(modules[m], flags=flags, output=output)
+
+        def change_sticky(state: str) -> None:
+            plugin.clear_options()
+            if state:
+                plugin.set_options(state)
+
+        _stress(compile_one, change_sticky, llvmplug.reset, lambda: _inspect(plugin), table)
+    finally:
+        llvmplug.reset()
+
+
+@pytest.mark.parametrize("flags", ["", "-O3"])
+def test_threads_without_changes_match_one_thread(corpus_files, flags):
+    """Only flag-less (or only per-call-option) compiles: no sticky change
+    at all, so every output must equal the single-threaded one exactly."""
+    modules = [path.read_text() for path in corpus_files[:24]]
+    with llvmplug.Plugin(private=True) as plugin:
+        expected = [plugin.compile(module, flags=flags) for module in modules]
+        results: dict[tuple[int, int], bytes] = {}
+        errors: list[BaseException] = []
+
+        def work(seed: int) -> None:
+            try:
+                order = list(range(len(modules)))
+                random.Random(seed).shuffle(order)
+                for index in order:
+                    results[seed, index] = plugin.compile(modules[index], flags=flags)
+            except BaseException as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=work, args=(seed,)) for seed in range(THREADS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=600)
+        assert not errors, errors
+        assert all(results[seed, i] == expected[i] for seed in range(THREADS) for i in range(len(modules)))
