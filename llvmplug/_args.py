@@ -60,7 +60,7 @@ def boolean(value: Any, what: str) -> bool:
 def choice(value: Any, what: str, names: Sequence[str]) -> str:
     """``value`` if it is one of ``names``; the error lists them all."""
     if not isinstance(value, str):
-        raise errors.ArgumentTypeError(f"{what} must be a str, one of {', '.join(names)}, not {type(value).__name__}")
+        raise errors.ArgumentTypeError(f"{what} must be one of {', '.join(names)}, not {value!r}")
     if value not in names:
         listed = ", ".join(names)
         raise errors.ArgumentError(f"{what} must be one of {listed}, not {value!r}")

@@ -1,8 +1,7 @@
 """The one Plugin API: the same arguments, checks and meanings in both isolations.
 
-Tests marked "needs the C++" exercise ABI functions another branch implements
-(linking, split code generation, target info, the option policy); until that
-lands they skip on the shim's own "not implemented yet" answer, and only then.
+The calls that reach the shim (linking, split code generation, target info,
+the option policy) are checked in both isolations.
 """
 
 from __future__ import annotations
@@ -37,10 +36,6 @@ def plugin(request):
     kwargs = {"private": True} if request.param == "none" else {}
     with llvmplug.Plugin(isolation=request.param, **kwargs) as plugin:
         yield plugin
-
-
-def not_implemented(error: Exception) -> bool:
-    return "not implemented yet" in str(error)
 
 
 # -- one vocabulary -----------------------------------------------------------
@@ -123,16 +118,10 @@ def test_compile_parts_arguments(plugin, arith_ir, kwargs, error, words):
 
 
 def test_compile_parts_links_into_a_working_program(plugin, arith_ir, load_object, tmp_path, cc):
-    """Needs the C++: split code generation (parts > 1)."""
     module = arith_ir + "".join(
         f"define i64 @extra{i}(i64 %x) {{\n  %y = mul i64 %x, {i + 3}\n  ret i64 %y\n}}\n" for i in range(40)
     )
-    try:
-        parts = plugin.compile_parts(module, flags="-relocation-model=pic", parts=2)
-    except llvmplug.ArgumentError as error:
-        if not_implemented(error):
-            pytest.skip("split code generation is not in this shim yet")
-        raise
+    parts = plugin.compile_parts(module, flags="-relocation-model=pic", parts=2)
     assert 1 <= len(parts) <= 2 and all(part[:4] == b"\x7fELF" for part in parts)
     objects = []
     for i, part in enumerate(parts):
@@ -147,26 +136,14 @@ def test_compile_parts_links_into_a_working_program(plugin, arith_ir, load_objec
 
 
 def test_compile_parts_default_is_one_part_per_cpu_at_most(arith_ir):
-    """Needs the C++: split code generation."""
-    try:
-        parts = llvmplug.compile_parts(arith_ir)
-    except llvmplug.ArgumentError as error:
-        if not_implemented(error):
-            pytest.skip("split code generation is not in this shim yet")
-        raise
+    parts = llvmplug.compile_parts(arith_ir)
     assert 1 <= len(parts) <= (os.cpu_count() or 1)
 
 
 def test_link_brings_in_what_the_module_calls(plugin, load_object):
-    """Needs the C++: linking modules[1..]."""
     main = "declare i64 @helper(i64)\ndefine i64 @entry(i64 %x) {\n  %y = call i64 @helper(i64 %x)\n  ret i64 %y\n}\n"
     library = "define i64 @helper(i64 %x) {\n  %y = add i64 %x, 41\n  ret i64 %y\n}\n"
-    try:
-        obj = plugin.compile(main, flags="-relocation-model=pic", link=[library])
-    except llvmplug.LinkError as error:
-        if not_implemented(error):
-            pytest.skip("linking is not in this shim yet")
-        raise
+    obj = plugin.compile(main, flags="-relocation-model=pic", link=[library])
     loaded = load_object(obj, "linked")
     loaded.entry.restype = ctypes.c_int64
     loaded.entry.argtypes = [ctypes.c_int64]
@@ -174,13 +151,7 @@ def test_link_brings_in_what_the_module_calls(plugin, load_object):
 
 
 def test_target_info(plugin):
-    """Needs the C++: llvmplug_target_info."""
-    try:
-        info = plugin.target_info(X86)
-    except llvmplug.InternalError as error:
-        if not_implemented(error):
-            pytest.skip("target info is not in this shim yet")
-        raise
+    info = plugin.target_info(X86)
     assert info["triple"] == X86 and info["target"] == "x86-64"
     assert "skylake" in info["cpus"]
     assert any(feature["name"] == "avx2" for feature in info["features"])
@@ -196,7 +167,6 @@ def test_target_info_argument_checks(plugin):
 
 @pytest.mark.parametrize("isolation", ISOLATIONS)
 def test_the_option_policy_is_applied_to_every_copy(isolation, tmp_path):
-    """Needs the C++: the safe policy (llvmplug_set_policy)."""
     kwargs = {"private": True} if isolation == "none" else {}
     with llvmplug.Plugin(isolation=isolation, **kwargs) as safe:
         if "class" not in safe.options("stack-usage-file")[0]:
