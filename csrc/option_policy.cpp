@@ -65,6 +65,29 @@ constexpr Reviewed Table[] = {
     {"stop-after", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
     {"stop-before", OptionClass::Value, "a codegen pass name; the output still goes to the result"},
     {"x86-align-branch", OptionClass::Value, "branch kinds"},
+    {"amdgpu-next-use-analysis-config", OptionClass::Value,
+     "a preset name ('graphics' or 'compute') of the next-use analysis"},
+    {"amdgpu-sched-strategy", OptionClass::Value,
+     "a machine scheduler strategy name; unknown names select the default"},
+    {"amdgpu-use-native", OptionClass::Value,
+     "names of library functions to replace with native versions, or 'all'"},
+    {"cphoistfn", OptionClass::Value, "the one function Hexagon copy hoisting works on"},
+    {"emscripten-cxx-exceptions-allowed", OptionClass::Value,
+     "names of functions whose exceptions Emscripten EH lowering handles"},
+    {"mips32-function-mask", OptionClass::Value,
+     "a string of 0/1, one per function, choosing Mips32 or Mips16 code"},
+    {"nvptx-lower-global-ctor-dtor-id", OptionClass::Value,
+     "a unique-ID string put into the names of generated ctor/dtor globals"},
+    {"spirv-lower-global-ctor-dtor-id", OptionClass::Value,
+     "a unique-ID string put into the names of generated ctor/dtor globals"},
+    {"nvvm-reflect-add", OptionClass::Value,
+     "name=int pairs that __nvvm_reflect(name) folds to; a malformed pair is a fatal error of "
+     "the compile"},
+    {"reserve-regs-for-regalloc", OptionClass::Value,
+     "AArch64 register names the register allocator must not use"},
+    {"spirv-ext", OptionClass::Value, "SPIR-V extension names, checked by the option's parser"},
+    {"spv-allow-unknown-intrinsics", OptionClass::Value,
+     "intrinsic-name prefixes the SPIR-V backend lowers as unknown intrinsics"},
 
     // Names that only select what a printing or viewing option shows.
     {"cfg-func-name", OptionClass::Print, "selects the function that -view-cfg/-dot-cfg show"},
@@ -93,14 +116,9 @@ constexpr Reviewed Table[] = {
      "opt-bisect keeps a global pass counter across compiles and prints BISECT: lines"},
     {"opt-disable", OptionClass::State,
      "each value is added to a global set of disabled passes that resetting the option does not clear"},
-    {"x86postlegalizercombiner-disable-rule", OptionClass::State,
-     "a callback appends to a global rule list that resetting the option does not clear"},
-    {"x86postlegalizercombiner-only-enable-rule", OptionClass::State,
-     "a callback appends to a global rule list that resetting the option does not clear"},
-    {"x86prelegalizercombiner-disable-rule", OptionClass::State,
-     "a callback appends to a global rule list that resetting the option does not clear"},
-    {"x86prelegalizercombiner-only-enable-rule", OptionClass::State,
-     "a callback appends to a global rule list that resetting the option does not clear"},
+    {"sve-tail-folding", OptionClass::State,
+     "each value ORs its +flags into a global (TailFoldingOptionLoc) that later values do not "
+     "clear; a malformed value calls report_fatal_error while the option is parsed"},
 
     // Numbers whose large values hang LLVM or exhaust memory (found by the
     // sweep, tests/sweep_options.py): bounded well above any useful setting.
@@ -179,6 +197,14 @@ std::optional<Verdict> classifyOption(const OptionFacts &facts) {
     return Verdict{OptionClass::Code, "loads a plugin library into the process"};
   if (matches("(^|-)view(-|$)", name))
     return Verdict{OptionClass::Code, "shows graphs by starting a viewer program found on PATH"};
+
+  // TableGen makes two options per GlobalISel combiner ("<combiner>-disable-
+  // rule", "<combiner>-only-enable-rule") whose callback appends each value
+  // to a static list: resetting the option does not empty it.
+  if (matches("^[a-z0-9]+(combiner|lowering)-(disable|only-enable)-rule$", name))
+    return Verdict{OptionClass::State,
+                   "a GlobalISel combiner rule toggle: a callback appends each value to a global "
+                   "rule list that resetting the option does not clear"};
 
   bool numeric = type == "bool" || type == "enum" || is_contained(NumericTypes, type);
   if (type.contains_insensitive("file") || type.contains_insensitive("directory"))
