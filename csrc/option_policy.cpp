@@ -99,6 +99,8 @@ constexpr Reviewed Table[] = {
     {"misched-dcpl", OptionClass::Print, "prints the critical path length to stdout"},
     {"track-memory", OptionClass::Print, "part of -time-passes, which prints its report"},
     {"interactive-model-runner-echo-reply", OptionClass::Print, "echoes the interactive channel to stderr"},
+    {"amdgpu-verify-hsa-metadata", OptionClass::Print,
+     "prints the HSA metadata parser test's result to stderr (found by the per-backend sweep)"},
 
     // Files chosen by a string value the rules do not recognise as a path.
     {"basic-block-sections", OptionClass::File, "'all', 'labels', 'none' or a file to read"},
@@ -140,6 +142,27 @@ constexpr Reviewed Table[] = {
     {"misched-limit", OptionClass::Value, "a scheduling region limit; 0 never finishes", 1},
     {"phicse-num-phi-smallsize", OptionClass::Value, "a search budget; huge values never finish", 0, 1e6},
     {"scev-addops-inline-threshold", OptionClass::Value, "values below 2 crash scalar evolution", 2},
+
+    // Found by the per-backend sweep (each backend's options compiled for
+    // that backend). Branch relaxation with a branch range of 0-2 bits never
+    // finishes (or exhausts memory); LLVM's own tests go down to 3-4 bits.
+    {"aarch64-b-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-bcc-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-cb-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-cbz-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-tbz-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"amdgpu-s-branch-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"sparc-bpcc-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"sparc-bpr-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-sve-vector-bits-min", OptionClass::Value,
+     "an SVE register size; the architecture stops at 2048 bits, huge values never finish", 0, 2048},
+    {"aarch64-sve-vector-bits-max", OptionClass::Value,
+     "an SVE register size; the architecture stops at 2048 bits, huge values (with -min) never "
+     "finish", 0, 2048},
+    {"amdgpu-promote-alloca-to-vector-vgpr-ratio", OptionClass::Value,
+     "a divisor: 0 divides by zero (SIGFPE)", 1},
+    {"amdgpu-snop-padding", OptionClass::Value,
+     "wait states padded before every instruction; huge values never finish", 0, 16},
 
     // Crash LLVM (found by the sweep, or on purpose).
     {"start-after", OptionClass::Unsafe,

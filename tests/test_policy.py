@@ -172,6 +172,16 @@ def test_policy_under_process_isolation(tmp_path):
         ("-force-vector-interleave=1000000", False),  # never finishes
         ("-lsr-complexity-limit=1000", True),
         ("-lsr-complexity-limit=0", False),  # loop strength reduction loops for ever
+        # Found by the per-backend sweep (tests/sweep_options.py), each option
+        # compiled for its own backend.
+        ("-aarch64-bcc-offset-bits=8", True),
+        ("-aarch64-bcc-offset-bits=2", False),  # branch relaxation never ends
+        ("-sparc-bpr-offset-bits=0", False),  # exhausts memory
+        ("-amdgpu-s-branch-bits=1", False),
+        ("-aarch64-sve-vector-bits-min=512", True),
+        ("-aarch64-sve-vector-bits-min=1000000", False),  # never finishes
+        ("-amdgpu-snop-padding=1000000", False),  # never finishes
+        ("-amdgpu-promote-alloca-to-vector-vgpr-ratio=0", False),  # SIGFPE
     ],
 )
 def test_values_that_hang_llvm_are_refused(plugin, flag, ok):
@@ -180,3 +190,18 @@ def test_values_that_hang_llvm_are_refused(plugin, flag, ok):
     else:
         with pytest.raises(llvmplug.OptionError, match="safe range"):
             plugin.compile(IR, flags=[flag])
+
+
+def test_backend_options_reviewed_for_every_linked_backend(plugin):
+    classes = {o["name"]: o["class"] for o in plugin.options()}
+    # TableGen's GlobalISel combiner rule toggles, one rule for every backend:
+    # a callback appends to a global list that resetting does not clear.
+    toggles = [n for n in classes if n.endswith(("-disable-rule", "-only-enable-rule"))]
+    assert len(toggles) >= 20 and {classes[n] for n in toggles} == {"state"}
+    assert {n.split("-")[0][:5] for n in toggles} >= {"aarch", "amdgp", "riscv", "mipsp", "x86pr", "spirv", "webas"}
+    for name in ("amdgpu-sched-strategy", "cphoistfn", "nvvm-reflect-add", "spirv-ext",
+                 "reserve-regs-for-regalloc", "emscripten-cxx-exceptions-allowed"):
+        assert classes[name] == "value", name
+    assert classes["sve-tail-folding"] == "state"
+    # Prints "AMDGPU HSA Metadata Parser Test: PASS" onto stderr.
+    assert classes["amdgpu-verify-hsa-metadata"] == "print"
