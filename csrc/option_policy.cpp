@@ -171,6 +171,9 @@ constexpr Reviewed Table[] = {
      "codegen started mid-pipeline expects machine IR; on LLVM IR it crashes (SIGSEGV)"},
     {"pre-RA-sched", OptionClass::Unsafe,
      "the vliw-td scheduler crashes on X86 (SIGSEGV); tests/data/crashers keeps a case"},
+    {"misched", OptionClass::Unsafe,
+     "the machine scheduler registry holds every linked backend's schedulers; another target's "
+     "(gcn-*, r600, hexagon) crashes the compile (SIGSEGV, found by the sweep)"},
     {"codegen-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the code generator on purpose"},
     {"opt-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the optimiser on purpose"},
 };

@@ -63,6 +63,9 @@ def test_every_registered_option_is_classified(plugin):
         ("-debug-counter=foo", "state"),
         ("-opt-bisect-limit=0", "state"),
         ("-opt-bisect=x", "state"),
+        ("-misched=gcn-max-ilp", "unsafe"),  # an AMDGPU scheduler on the host: SIGSEGV
+        ("-aarch64prelegalizercombiner-disable-rule=x", "state"),
+        ("-amdgpu-verify-hsa-metadata", "print"),
     ],
 )
 def test_safe_default_refuses_with_the_option_and_why(plugin, flag, kind):
