@@ -119,8 +119,9 @@ constexpr Reviewed Table[] = {
     {"opt-disable", OptionClass::State,
      "each value is added to a global set of disabled passes that resetting the option does not clear"},
     {"sve-tail-folding", OptionClass::State,
-     "each value ORs its +flags into a global (TailFoldingOptionLoc) that later values do not "
-     "clear; a malformed value calls report_fatal_error while the option is parsed"},
+     "its parser ORs each value's +flags into a global (TailFoldingOptionLoc) that later values "
+     "do not clear, and that reset() clears is unproven (no test module showed its effect); a "
+     "malformed value calls report_fatal_error while the option is parsed"},
 
     // Numbers whose large values hang LLVM or exhaust memory (found by the
     // sweep, tests/sweep_options.py): bounded well above any useful setting.
