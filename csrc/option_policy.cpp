@@ -145,13 +145,19 @@ constexpr Reviewed Table[] = {
     {"scev-addops-inline-threshold", OptionClass::Value, "values below 2 crash scalar evolution", 2},
 
     // Found by the per-backend sweep (each backend's options compiled for
-    // that backend). Branch relaxation with a branch range of 0-2 bits never
-    // finishes (or exhausts memory); LLVM's own tests go down to 3-4 bits.
-    {"aarch64-b-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    // that backend). Branch relaxation with a branch range of 0-2 bits (3 for
+    // SPARC and AMDGPU) never finishes or exhausts memory; 4 and up finish.
+    {"aarch64-b-offset-bits", OptionClass::Value,
+     "a branch range in bits, bounded like -aarch64-bcc-offset-bits (same relaxation; no sweep module "
+     "has such a branch out of range)", 4, 64},
     {"aarch64-bcc-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
-    {"aarch64-cb-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-cb-offset-bits", OptionClass::Value,
+     "a branch range in bits, bounded like -aarch64-bcc-offset-bits (same relaxation; no sweep module "
+     "has such a branch out of range)", 4, 64},
     {"aarch64-cbz-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
-    {"aarch64-tbz-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
+    {"aarch64-tbz-offset-bits", OptionClass::Value,
+     "a branch range in bits, bounded like -aarch64-bcc-offset-bits (same relaxation; no sweep module "
+     "has such a branch out of range)", 4, 64},
     {"amdgpu-s-branch-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
     {"sparc-bpcc-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
     {"sparc-bpr-offset-bits", OptionClass::Value, "a branch range in bits; below 4 relaxation never ends", 4, 64},
