@@ -366,9 +366,25 @@ std::string OptionRegistry::describe(StringRef pattern) const {
   return text;
 }
 
+// Options that LLVM's targets themselves write while compiling: PowerPC,
+// Hexagon and AArch64 lowering call setMinimumJumpTableEntries(), which
+// assigns the global -min-jump-table-entries, so a PowerPC compile changed
+// every later x86 compile of the copy (found by the per-backend sweep). Each
+// call starts them from their default (plus sticky settings) and restores
+// them afterwards, like the caller's own options.
+constexpr const char *WrittenByTargets[] = {"min-jump-table-entries"};
+
 ScopedOptions::ScopedOptions(const OptionRegistry &registry,
                              const std::vector<Setting> &settings)
     : registry_(registry), touched_(distinctOptions(settings)) {
+  auto &registered = cl::getRegisteredOptions();
+  for (const char *name : WrittenByTargets) {
+    auto found = registered.find(name);
+    if (found == registered.end() || is_contained(touched_, found->second))
+      continue;
+    registry_.restore(found->second);
+    touched_.push_back(found->second);
+  }
   try {
     OptionRegistry::apply(settings);
   } catch (...) {

@@ -1,10 +1,13 @@
 """Exploratory sweep: every allowed option, every value, under process isolation.
 
 Not collected by pytest (slow: minutes). For each value of each option the
-safe policy allows, compile tests/data/sweep.ll with it in a child process
-with a timeout, then compile without it and compare with a fresh copy's
-bytes. Prints one JSON line per finding: a crash, a hang, or a plain compile
-that changed. Run: PYTHONPATH=. python tests/sweep_options.py [-O0|-O2] [> findings.jsonl]
+safe policy allows, compile a module with it in a child process with a
+timeout, then compile without it and compare with the bytes the same backend
+gave before any option was set. A backend's own options (picked by name
+prefix, tests/option_values.py) are swept while compiling FOR that backend
+(a small kernel for the GPUs), the others on the host. Prints one JSON line
+per finding: a crash, a hang, or a plain compile that changed.
+Run: PYTHONPATH=. python tests/sweep_options.py [-O0|-O2] [--backends-only] [--from=NAME] [> findings.jsonl]
 """
 
 from __future__ import annotations
@@ -12,31 +15,46 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import llvmplug
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_values import flag, values  # noqa: E402
+from option_values import BACKENDS, HOST, backend, flag, module_for, values  # noqa: E402
 
 MODULE = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
-TIMEOUT = 20.0
+TIMEOUT = 10.0  # the slowest single value met so far took ~2 s
+MEMORY = 4 << 30  # a value that exhausts memory is a finding, not an OOM of the machine
 
 
 def main() -> None:
-    level = sys.argv[1] if len(sys.argv) > 1 else "-O2"
+    args = sys.argv[1:]
+    level = next((a for a in args if a.startswith("-O")), "-O2")
+    backends_only = "--backends-only" in args
     start = time.monotonic()
-    with llvmplug.Plugin(isolation="process") as plugin:
-        reference = plugin.compile(MODULE, flags=[level])
+    with llvmplug.Plugin(isolation="process", memory_limit=MEMORY) as plugin:
+        # Each backend's plain compile, before any option has been set.
+        reference = {}
+        for _, triple, output, extra in [*BACKENDS, HOST]:
+            reference[triple] = plugin.compile(module_for(triple, MODULE), triple or None,
+                                               flags=[level, *extra], output=output)
         options = [o for o in plugin.options() if o["class"] == "value"]
-        tried = 0
+        if backends_only:
+            options = [o for o in options if backend(o["name"]) is not HOST]
+        first = next((a.split("=", 1)[1] for a in args if a.startswith("--from=")), "")
+        options = [o for o in options if o["name"] >= first]  # resume an interrupted sweep
+        tried: Counter[str] = Counter()
         for option in options:
+            _, triple, output, extra = backend(option["name"])
+            module = module_for(triple, MODULE)
             for value in values(option):
-                tried += 1
+                tried[triple or "host"] += 1
                 line = flag(option, value)
                 outcome = "ok"
                 try:
-                    plugin.compile(MODULE, flags=[level, line], timeout=TIMEOUT)
+                    plugin.compile(module, triple or None, flags=[level, *extra, line], output=output,
+                                   timeout=TIMEOUT)
                 except llvmplug.WorkerCrashedError as error:
                     outcome = f"crash: {error.signal or error.returncode}"
                 except llvmplug.CompileTimeoutError:
@@ -45,11 +63,18 @@ def main() -> None:
                     outcome = type(error).__name__
                     if outcome not in ("OptionError", "TargetError"):
                         outcome += ": " + str(error)[:200]
-                after = plugin.compile(MODULE, flags=[level], timeout=TIMEOUT)
-                changed = after != reference
-                if changed or outcome.startswith(("crash", "hang", "FatalError", "InternalError")):
-                    print(json.dumps({"flag": line, "outcome": outcome, "changed_next": changed}), flush=True)
-    print(json.dumps({"done": tried, "options": len(options), "seconds": round(time.monotonic() - start)}), flush=True)
+                try:
+                    after = plugin.compile(module, triple or None, flags=[level, *extra], output=output,
+                                           timeout=TIMEOUT)
+                except llvmplug.LLVMPlugError as error:  # the plain compile itself fails or hangs
+                    after = f"{type(error).__name__}: {str(error)[:200]}"
+                    outcome += f"; next plain compile: {after}"
+                changed = after != reference[triple]
+                if changed or outcome.startswith(("crash", "hang", "FatalError", "InternalError")) or "next" in outcome:
+                    print(json.dumps({"flag": line, "backend": triple or "host", "outcome": outcome,
+                                      "changed_next": changed}), flush=True)
+    print(json.dumps({"done": sum(tried.values()), "options": len(options), "per_backend": tried,
+                      "seconds": round(time.monotonic() - start)}), flush=True)
 
 
 if __name__ == "__main__":

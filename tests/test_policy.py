@@ -63,6 +63,9 @@ def test_every_registered_option_is_classified(plugin):
         ("-debug-counter=foo", "state"),
         ("-opt-bisect-limit=0", "state"),
         ("-opt-bisect=x", "state"),
+        ("-misched=gcn-max-ilp", "unsafe"),  # an AMDGPU scheduler on the host: SIGSEGV
+        ("-aarch64prelegalizercombiner-disable-rule=x", "state"),
+        ("-amdgpu-verify-hsa-metadata", "print"),
     ],
 )
 def test_safe_default_refuses_with_the_option_and_why(plugin, flag, kind):
@@ -115,7 +118,7 @@ def test_policy_survives_reload_and_automatic_reload(tmp_path):
     with llvmplug.Plugin(private=True, options="all") as p:
         p.reload()
         p.compile(IR, flags=["-stats"])
-        p._poisoned = True  # as after a FatalError: the next call reloads the copy
+        p._backend._poisoned = True  # as after a FatalError: the next call reloads the copy
         p.compile(IR, flags=["-stats"])
         assert not p.poisoned
     with llvmplug.Plugin(private=True) as p:
@@ -125,22 +128,27 @@ def test_policy_survives_reload_and_automatic_reload(tmp_path):
 
 
 def test_set_policy_refuses_while_a_refused_option_is_sticky(trusted):
-    lib = trusted._backend._owned["library"].lib  # noqa: SLF001 - the C call itself is under test
+    def set_policy(policy: int) -> None:
+        with trusted._backend._calling() as lib:
+            _abi.call(lib, "llvmplug_set_policy", policy)
+
     trusted.set_options("-stats")
     try:
         with pytest.raises(llvmplug.OptionError, match="'-stats'"):
-            _abi.call(lib, "llvmplug_set_policy", 0)
+            set_policy(0)
     finally:
         trusted.clear_options()
-    _abi.call(lib, "llvmplug_set_policy", 0)  # allowed once clear
-    with pytest.raises(llvmplug.OptionError):
-        trusted.compile(IR, flags=["-stats"])
-    _abi.call(lib, "llvmplug_set_policy", 1)
+    set_policy(0)  # allowed once clear
+    try:
+        with pytest.raises(llvmplug.OptionError):
+            trusted.compile(IR, flags=["-stats"])
+    finally:
+        set_policy(1)
     with pytest.raises(llvmplug.ArgumentError):
-        _abi.call(lib, "llvmplug_set_policy", 7)
+        set_policy(7)
 
 
-@pytest.mark.parametrize(("value", "error"), [("bogus", llvmplug.ArgumentError), (1, llvmplug.ArgumentTypeError)])
+@pytest.mark.parametrize(("value", "error"), [("bogus", llvmplug.ArgumentError), (1, llvmplug.ArgumentError)])
 def test_bad_policy_arguments(value, error):
     with pytest.raises(error):
         llvmplug.Plugin(private=True, options=value)
@@ -167,6 +175,16 @@ def test_policy_under_process_isolation(tmp_path):
         ("-force-vector-interleave=1000000", False),  # never finishes
         ("-lsr-complexity-limit=1000", True),
         ("-lsr-complexity-limit=0", False),  # loop strength reduction loops for ever
+        # Found by the per-backend sweep (tests/sweep_options.py), each option
+        # compiled for its own backend.
+        ("-aarch64-bcc-offset-bits=8", True),
+        ("-aarch64-bcc-offset-bits=2", False),  # branch relaxation never ends
+        ("-sparc-bpr-offset-bits=0", False),  # exhausts memory
+        ("-amdgpu-s-branch-bits=1", False),
+        ("-aarch64-sve-vector-bits-min=512", True),
+        ("-aarch64-sve-vector-bits-min=1000000", False),  # never finishes
+        ("-amdgpu-snop-padding=1000000", False),  # never finishes
+        ("-amdgpu-promote-alloca-to-vector-vgpr-ratio=0", False),  # SIGFPE
     ],
 )
 def test_values_that_hang_llvm_are_refused(plugin, flag, ok):
@@ -175,3 +193,18 @@ def test_values_that_hang_llvm_are_refused(plugin, flag, ok):
     else:
         with pytest.raises(llvmplug.OptionError, match="safe range"):
             plugin.compile(IR, flags=[flag])
+
+
+def test_backend_options_reviewed_for_every_linked_backend(plugin):
+    classes = {o["name"]: o["class"] for o in plugin.options()}
+    # TableGen's GlobalISel combiner rule toggles, one rule for every backend:
+    # a callback appends to a global list that resetting does not clear.
+    toggles = [n for n in classes if n.endswith(("-disable-rule", "-only-enable-rule"))]
+    assert len(toggles) >= 20 and {classes[n] for n in toggles} == {"state"}
+    assert {n.split("-")[0][:5] for n in toggles} >= {"aarch", "amdgp", "riscv", "mipsp", "x86pr", "spirv", "webas"}
+    for name in ("amdgpu-sched-strategy", "cphoistfn", "nvvm-reflect-add", "spirv-ext",
+                 "reserve-regs-for-regalloc", "emscripten-cxx-exceptions-allowed"):
+        assert classes[name] == "value", name
+    assert classes["sve-tail-folding"] == "state"
+    # Prints "AMDGPU HSA Metadata Parser Test: PASS" onto stderr.
+    assert classes["amdgpu-verify-hsa-metadata"] == "print"

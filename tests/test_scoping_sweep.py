@@ -2,7 +2,10 @@
 
 Each allowed option is set, per call, to values other than its default (every
 enum value, edge numbers, true/false); the next plain compile must give the
-same bytes as a fresh copy. The compiles run under process isolation with a
+same bytes as a fresh copy. A backend's own options (picked by name prefix,
+tests/option_values.py) are set while compiling for that backend (a small
+kernel for the GPUs), and its next plain compile is compared with that
+backend's bytes. The compiles run under process isolation with a
 timeout so that a value which crashes or hangs LLVM fails this test instead
 of the test run; tests/sweep_options.py is the slower exploratory version (one
 value per call) that found the options classified "unsafe".
@@ -22,17 +25,18 @@ import llvmplug
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_values import flag, values  # noqa: E402
+from option_values import BACKENDS, HOST, backend, flag, module_for, values  # noqa: E402
 
 MODULE = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
 BATCH = 24
 TIMEOUT = 10.0  # the slowest single value the exploratory sweep met took ~2 s
 
 
-def accepted_values(plugin: llvmplug.Plugin) -> list[list[str]]:
-    """Per allowed option, the flags its parser accepts (checked on unparsable
-    input, so LLVM only applies and restores them)."""
-    per_option = []
+def accepted_values(plugin: llvmplug.Plugin) -> dict[str, list[list[str]]]:
+    """Per backend (its triple, "" for the host), per allowed option, the flags
+    its parser accepts (checked on unparsable input, so LLVM only applies and
+    restores them)."""
+    per_backend: dict[str, list[list[str]]] = {}
     for option in plugin.options():
         if option["class"] != "value":
             continue
@@ -43,10 +47,10 @@ def accepted_values(plugin: llvmplug.Plugin) -> list[list[str]]:
                 plugin.compile("not IR", flags=[line])
             except llvmplug.ParseError:
                 flags.append(line)  # the value was applied, then the parse failed
-            except (llvmplug.OptionError, llvmplug.TargetError):
-                pass  # a value the option (or the target) refuses
-        per_option.append(flags)
-    return per_option
+            except (llvmplug.OptionError, llvmplug.TargetError, llvmplug.FatalError):
+                pass  # a value the option (or the target, or a check while parsing) refuses
+        per_backend.setdefault(backend(option["name"])[1], []).append(flags)
+    return per_backend
 
 
 def rounds(per_option: list[list[str]]) -> list[list[str]]:
@@ -58,43 +62,63 @@ def rounds(per_option: list[list[str]]) -> list[list[str]]:
     return batches
 
 
-def run(plugin: llvmplug.Plugin, flags: list[str]) -> str | None:
-    """Compile with `flags`; the name of a crash or hang, else None."""
-    try:
-        plugin.compile(MODULE, flags=flags, timeout=TIMEOUT)
-    except (llvmplug.WorkerCrashedError, llvmplug.CompileTimeoutError) as error:
-        return f"{type(error).__name__}: {error}"
-    except llvmplug.LLVMPlugError:
-        pass  # a typed error is a fine outcome; scoping is what is checked
-    return None
+class Backend:
+    """Compiles for one backend: its module, triple, output and flags."""
+
+    def __init__(self, plugin: llvmplug.Plugin, triple: str) -> None:
+        _, _, self.output, self.extra = next((b for b in BACKENDS if b[1] == triple), HOST)
+        self.plugin, self.target = plugin, triple or None
+        self.module = module_for(triple, MODULE)
+
+    def compile(self, flags: list[str] = []) -> bytes:  # noqa: B006 - never mutated
+        return self.plugin.compile(self.module, self.target, flags=[*self.extra, *flags],
+                                   output=self.output, timeout=TIMEOUT)
+
+    def run(self, flags: list[str]) -> str | None:
+        """Compile with `flags`; the name of a crash or hang, else None."""
+        try:
+            self.compile(flags)
+        except (llvmplug.WorkerCrashedError, llvmplug.CompileTimeoutError) as error:
+            return f"{type(error).__name__}: {error}"
+        except llvmplug.LLVMPlugError:
+            pass  # a typed error is a fine outcome; scoping is what is checked
+        return None
 
 
 def test_every_allowed_option_is_restored_after_the_call():
     with llvmplug.Plugin(private=True) as checker:
-        per_option = accepted_values(checker)
+        per_backend = accepted_values(checker)
+    per_option = [flags for options in per_backend.values() for flags in options]
     assert sum(1 for flags in per_option if flags) > 0.9 * len(per_option)
+    # Options of other backends are most of a few hundred: each is swept on
+    # its own backend, not on the host.
+    assert sum(len(options) for triple, options in per_backend.items() if triple) > 400
     with llvmplug.Plugin(isolation="process") as plugin:
-        reference = plugin.compile(MODULE)
+        backends = {triple: Backend(plugin, triple) for triple in per_backend}
+        # Every backend's plain compile before any caller's option reaches the copy.
+        reference = {triple: b.compile() for triple, b in backends.items()}
         crashed, changed = [], []
-        for batch in rounds(per_option):
-            # A batch can crash or hang where each of its values alone does
-            # not (tuning values combine: a divisor of 0 that only matters
-            # with a pass enabled). The policy cannot vet combinations of
-            # 1,700 options; process isolation with a timeout contains them.
-            # Retry such a batch flag by flag, so scoping is still checked,
-            # and report the combination.
-            failure = run(plugin, batch)
-            if failure is not None:
-                warnings.warn(f"a combination of allowed values fails: {failure}: {batch}", stacklevel=1)
-            if failure is None and plugin.compile(MODULE, timeout=TIMEOUT) == reference:
-                continue
-            for line in batch:
-                failure = run(plugin, [line])
+        for triple, options in per_backend.items():
+            target = backends[triple]
+            for batch in rounds(options):
+                # A batch can crash or hang where each of its values alone
+                # does not (tuning values combine: a divisor of 0 that only
+                # matters with a pass enabled). The policy cannot vet
+                # combinations of 2,000 options; process isolation with a
+                # timeout contains them. Retry such a batch flag by flag, so
+                # scoping is still checked, and report the combination.
+                failure = target.run(batch)
                 if failure is not None:
-                    crashed.append(([line], failure))
-                if plugin.compile(MODULE, timeout=TIMEOUT) != reference:
-                    changed.append(line)
-                    plugin.reload()
+                    warnings.warn(f"a combination of allowed values fails: {failure}: {batch}", stacklevel=1)
+                if failure is None and target.compile() == reference[triple]:
+                    continue
+                for line in batch:
+                    failure = target.run([line])
+                    if failure is not None:
+                        crashed.append(([line], triple, failure))
+                    if target.compile() != reference[triple]:
+                        changed.append((line, triple))
+                        plugin.reload()
         assert changed == [], f"options that outlive the call: {changed}"
         assert crashed == [], f"allowed values that crash or hang LLVM on their own: {crashed}"
 
@@ -111,3 +135,16 @@ def test_first_use_latches_are_neutralised():
             plugin.compile(MODULE, flags=["-O2", "-regalloc=basic"])
             assert {level: plugin.compile(MODULE, flags=[level]) for level in reference} == reference
             plugin.reload()
+
+
+def test_a_backend_does_not_change_another_backends_next_compile():
+    # PowerPC lowering assigns the global -min-jump-table-entries (64) while
+    # it compiles; without the shim restoring it after every call, x86's
+    # switch lowering in the same copy changed from a jump table to compares.
+    x86, ppc = "x86_64-unknown-linux-gnu", "powerpc64le-unknown-linux-gnu"
+    with llvmplug.Plugin(private=True) as plugin:
+        before = plugin.compile(MODULE, x86, flags=["-O2"])
+        plugin.compile(MODULE, ppc, flags=["-O2"])
+        assert plugin.compile(MODULE, x86, flags=["-O2"]) == before
+        # A caller's own setting of the option still reaches the compile.
+        assert plugin.compile(MODULE, x86, flags=["-O2", "-min-jump-table-entries=64"]) != before
