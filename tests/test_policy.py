@@ -148,7 +148,7 @@ def test_set_policy_refuses_while_a_refused_option_is_sticky(trusted):
         set_policy(7)
 
 
-@pytest.mark.parametrize(("value", "error"), [("bogus", llvmplug.ArgumentError), (1, llvmplug.ArgumentError)])
+@pytest.mark.parametrize(("value", "error"), [("bogus", llvmplug.ArgumentError), (1, llvmplug.ArgumentTypeError)])
 def test_bad_policy_arguments(value, error):
     with pytest.raises(error):
         llvmplug.Plugin(private=True, options=value)
