@@ -339,7 +339,10 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
 
   TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
   const Triple &triple = choice.triple;
-  bool reusable = !setsOptions && defaultLlcFlags(request.llc) && !module->getCodeModel();
+  // Kept pipelines are run again only where that was checked byte for byte
+  // (tests/test_machine_cache.py): the host's architecture.
+  bool reusable = !setsOptions && defaultLlcFlags(request.llc) && !module->getCodeModel() &&
+                  triple.getArch() == Triple(sys::getProcessTriple()).getArch();
   MachineLease machine = leaseMachine(triple, choice.target, request, reusable);
   applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
@@ -387,12 +390,19 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
                       std::string(request.output == Output::Bitcode ? "bitcode" : "IR text"));
   // Per-call options change globals every compile reads: such a compile runs
   // alone; the others share the lock and run concurrently (runtime.h).
+  // So does every compile while a sticky option beyond the safe policy's
+  // values is in force (it writes LLVM's shared streams and timers).
   SharedLock shared(runtimeLock(), std::defer_lock);
   ExclusiveLock exclusive(runtimeLock(), std::defer_lock);
-  if (request.llvmFlags.empty())
+  if (request.llvmFlags.empty()) {
     shared.lock();
-  else
+    if (runtime().stickyBeyondValues()) {
+      shared.unlock();
+      exclusive.lock(); // only ever trades up: running alone is always correct
+    }
+  } else {
     exclusive.lock();
+  }
   return compileRequest(runtime(), request, bytes, links, parts);
 }
 

@@ -334,6 +334,10 @@ void OptionRegistry::setSticky(const std::vector<Setting> &settings) {
     throw;
   }
   sticky_.swap(ledger);
+  stickyBeyondValues_ = std::any_of(sticky_.begin(), sticky_.end(), [&](const auto &entry) {
+    std::optional<Verdict> verdict = classify(*entry.first);
+    return !verdict || verdict->kind != OptionClass::Value;
+  });
 }
 
 void OptionRegistry::clearSticky() {
@@ -341,6 +345,7 @@ void OptionRegistry::clearSticky() {
   for (const auto &entry : sticky_)
     options.push_back(entry.first);
   sticky_.clear();
+  stickyBeyondValues_ = false;
   restore(options);
 }
 

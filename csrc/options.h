@@ -69,6 +69,12 @@ public:
   // Apply settings and keep them for every later compile. All-or-nothing.
   void setSticky(const std::vector<Setting> &settings);
 
+  // Whether a sticky option in force is anything but a value of the compile
+  // (possible only under the "all" policy: -time-passes, -stats, -print-*...).
+  // Such options use LLVM's process-wide streams and timers in every compile,
+  // so compiles must then run one at a time. Read with the runtime lock held.
+  bool stickyBeyondValues() const { return stickyBeyondValues_; }
+
   // Forget every sticky setting; each option returns to its default.
   void clearSticky();
 
@@ -89,6 +95,7 @@ private:
                     llvm::StringRef value) const;
 
   std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
+  bool stickyBeyondValues_ = false; // see stickyBeyondValues(); set under the exclusive lock
   llvmplug_policy policy_ = LLVMPLUG_POLICY_SAFE;
   // classify()'s memo. Its own lock: classifying only reads LLVM's options,
   // so it may run in calls that hold the runtime lock shared.

@@ -19,7 +19,7 @@ namespace {
 // Code generation recurses over the IR (e.g. SelectionDAG building); give
 // each part as much room as the thread LLVM otherwise runs on (see
 // llvmplug.h on nesting).
-constexpr unsigned PartStackBytes = 64u << 20;
+constexpr unsigned PartStackBytes = 32u << 20; // as stack.cpp's
 
 size_t definitions(const Module &module) {
   size_t count = module.alias_size() + module.ifunc_size();
