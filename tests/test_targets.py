@@ -91,15 +91,7 @@ def test_webassembly_object(triple):
 
 # -- AMDGPU code objects --------------------------------------------------------------
 
-AMD_KERNEL = """\
-define amdgpu_kernel void @fill(ptr addrspace(1) %out, i32 %value) {
-  %id = call i32 @llvm.amdgcn.workitem.id.x()
-  %slot = getelementptr i32, ptr addrspace(1) %out, i32 %id
-  store i32 %value, ptr addrspace(1) %slot
-  ret void
-}
-declare i32 @llvm.amdgcn.workitem.id.x()
-"""
+AMD_KERNEL = (Path(__file__).resolve().parent / "data" / "amd-fill.ll").read_text()
 
 # EF_AMDGPU_MACH_* from the AMDGPU ELF spec (the low byte of e_flags).
 AMD_MACH = {"gfx900": 0x2C, "gfx90a": 0x3F, "gfx942": 0x4C, "gfx1100": 0x41, "gfx1200": 0x48}
