@@ -437,7 +437,7 @@ def test_identical_inputs_give_identical_fingerprints_across_processes(default, 
     module.write_text(LIBRARY)
     runs = [
         subprocess.run([sys.executable, "-c", FINGERPRINT_SCRIPT, str(module)], capture_output=True,
-                       text=True, timeout=120, check=True).stdout.split()
+                       text=True, timeout=120, check=True, cwd=tmp_path).stdout.split()
         for _ in range(2)
     ]
     with llvmplug.Plugin(private=True) as plugin:

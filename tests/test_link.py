@@ -176,7 +176,7 @@ def test_cli_link(tmp_path):
     (tmp_path / "lib.ll").write_text(LIBRARY)
     result = subprocess.run([sys.executable, "-m", "llvmplug", "compile", str(tmp_path / "main.ll"), "--link",
                              str(tmp_path / "lib.ll"), "--emit", "ll", "-o", "-", "-passes="],
-                            capture_output=True, timeout=120)
+                            capture_output=True, timeout=120, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert defined(result.stdout) == {"entry": "", "helper": "internal"}
 

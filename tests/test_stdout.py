@@ -10,6 +10,7 @@ option, which test_policy.py checks.
 from __future__ import annotations
 
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -18,7 +19,6 @@ import pytest
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the fd 1 redirect is Linux-only (capture.cpp)")
 
-ROOT = Path(__file__).resolve().parents[1]
 IR = (Path(__file__).resolve().parent / "data" / "lvi-loop.ll").read_text()
 PRINTING = ["-mattr=+lvi-load-hardening", "-x86-lvi-load-dot-verify"]
 
@@ -33,7 +33,7 @@ def test_printing_option_in_process_leaves_stdout_empty(tmp_path):
     out = tmp_path / "stdout"
     with out.open("wb") as stdout:
         result = subprocess.run(
-            [sys.executable, "-c", SCRIPT], stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT, timeout=120
+            [sys.executable, "-c", SCRIPT], stdout=stdout, stderr=subprocess.PIPE, cwd=tempfile.gettempdir(), timeout=120
         )
     assert result.returncode == 0, result.stderr.decode()
     assert out.read_bytes() == b""
@@ -43,7 +43,7 @@ def test_printing_option_in_process_leaves_stdout_empty(tmp_path):
 def test_cli_writes_a_valid_object_to_stdout_with_a_printing_flag():
     result = subprocess.run(
         [sys.executable, "-m", "llvmplug", "compile", "-", "-o", "-", "--options", "all", *PRINTING],
-        input=IR.encode(), capture_output=True, cwd=ROOT, timeout=120,
+        input=IR.encode(), capture_output=True, cwd=tempfile.gettempdir(), timeout=120,
     )
     assert result.returncode == 0, result.stderr.decode()
     with llvmplug.Plugin(private=True, options="all") as plugin:
@@ -54,7 +54,7 @@ def test_cli_writes_a_valid_object_to_stdout_with_a_printing_flag():
 def test_cli_refuses_a_printing_flag_by_default():
     result = subprocess.run(
         [sys.executable, "-m", "llvmplug", "compile", "-", "-o", "-", *PRINTING],
-        input=IR.encode(), capture_output=True, cwd=ROOT, timeout=120,
+        input=IR.encode(), capture_output=True, cwd=tempfile.gettempdir(), timeout=120,
     )
     assert result.returncode == 1 and result.stdout == b""
     assert b"OptionError" in result.stderr and b"x86-lvi-load-dot-verify" in result.stderr

@@ -146,9 +146,9 @@ def test_target_info_unknown_triple_is_a_target_error():
         llvmplug.default_plugin().target_info("nonsense-unknown-none")
 
 
-def test_cli_info_target():
+def test_cli_info_target(tmp_path):
     result = subprocess.run([sys.executable, "-m", "llvmplug", "info", "--target", "riscv64", "--json"],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert '"sifive-u74"' in result.stdout
 
