@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ._common import markdown_table, ms, ratio, summary, timed
+from .peers import Unavailable
 
 KERNEL = """\
 target triple = "nvptx64-nvidia-cuda"
@@ -81,24 +82,13 @@ ARCH = "sm_80"
 
 
 def _nvidia(*patterns: str) -> Path | None:
+    """The newest file matching a pattern in the nvidia-* wheels (nvidia-nvvm: libdevice, libNVVM)."""
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec else []:
         for pattern in patterns:
             for match in sorted(Path(root).glob(pattern), reverse=True):
                 return match
     return None
-
-
-def libdevice_path() -> Path | None:
-    return _nvidia("*/nvvm/libdevice/libdevice.10.bc")
-
-
-def libnvvm_path() -> Path | None:
-    return _nvidia("*/lib/libnvvm.so.*", "*/nvvm/lib64/libnvvm.so*")
-
-
-class Unavailable(Exception):
-    """This peer cannot run here; the message says why."""
 
 
 class LLVMPlug:
@@ -122,7 +112,7 @@ class LibNVVM:
     label = "libNVVM (nvvmCompileProgram)"
 
     def __init__(self, libdevice: bytes) -> None:
-        path = libnvvm_path()
+        path = _nvidia("*/lib/libnvvm.so.*", "*/nvvm/lib64/libnvvm.so*")
         if path is None:
             raise Unavailable("nvidia-nvvm is not installed")
         self.lib = lib = ctypes.CDLL(str(path))
@@ -219,7 +209,7 @@ NOT_COMPARABLE = {"libNVVM": "takes a different IR dialect (NVVM IR 2.0, LLVM 7)
 
 def run(quick: bool) -> dict[str, Any]:
     """Latency of each peer; a peer that cannot run records why."""
-    path = libdevice_path()
+    path = _nvidia("*/nvvm/libdevice/libdevice.10.bc")
     if path is None:
         return {"unavailable": "nvidia-nvvm (libdevice.10.bc) is not installed"}
     libdevice = path.read_bytes()
