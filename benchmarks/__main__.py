@@ -18,7 +18,8 @@ when its module is merged, not before). It provides:
 - ``markdown(result: dict) -> str``: its part of the report, from its own
   result only, starting with a ``## `` heading;
 - optionally ``targets(result: dict) -> list[dict]``: one row per target with
-  keys ``target``, ``measured``, ``met`` (bool) and ``note`` (why not, or why
+  keys ``target``, ``measured``, ``met`` (bool; None for a row reported with
+  no numeric target) and ``note`` (why not, or why
   the peer is not comparable), scored on the metric the section itself defines;
 - optionally ``chart(result: dict, path: Path) -> bool``: write a PNG, False
   when it cannot (no matplotlib).
@@ -43,10 +44,9 @@ import llvmplug
 from ._common import load_average, machine_info, markdown_table, mib, progress
 from .corpus import corpus_dir
 
-# Run in this order (latency first, on a quiet process). The lead adds the
-# sections being written elsewhere (gpu, cache, throughput, reset_standby)
-# here as they are merged.
-SECTIONS = ["latency", "overhead", "reset", "scaling", "recovery", "memory", "artefacts", "options", "soak", "gpu", "cache"]
+# Run in this order (latency first, on a quiet process).
+SECTIONS = ["latency", "overhead", "reset", "throughput", "scaling", "cache", "recovery", "memory", "artefacts", "options",
+            "soak", "gpu"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     out = _header(report)
     if targets:
         out += ["## Targets", "", markdown_table(["target", "measured", "met?", "note"], [
-            [t["target"], t["measured"], "yes" if t["met"] else "**no**", t["note"]] for t in targets]), ""]
+            [t["target"], t["measured"], "n/a" if t["met"] is None else "yes" if t["met"] else "**no**", t["note"]] for t in targets]), ""]
     (args.out / "benchmarks.md").write_text("\n".join(out + parts))
     (args.out / "benchmarks.json").write_text(json.dumps(report, indent=1, default=str))
     progress(f"done in {report['seconds']:.0f} s: {args.out / 'benchmarks.md'}"

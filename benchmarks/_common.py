@@ -6,11 +6,14 @@ use it without loading the shim.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -35,10 +38,20 @@ def once(action: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def timed(action: Callable[[], Any], repeat: int) -> list[float]:
-    """Seconds of ``repeat`` calls after one untimed warm-up call."""
+def timed(action: Callable[[], Any], repeat: int, batch: int = 1,
+          between: Callable[[], Any] | None = None) -> list[float]:
+    """Seconds per call of ``repeat`` samples, each the mean of ``batch`` calls,
+    after one untimed warm-up call; ``between`` runs untimed before each sample."""
     action()
-    return [once(action) for _ in range(repeat)]
+    samples = []
+    for _ in range(repeat):
+        if between is not None:
+            between()
+        start = time.perf_counter()
+        for _ in range(batch):
+            action()
+        samples.append((time.perf_counter() - start) / batch)
+    return samples
 
 
 def percentile(samples: Sequence[float], fraction: float) -> float:
@@ -61,32 +74,41 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     compiles the workload round-robin until the deadline; each lane warms up
     once, untimed, and all start together."""
     counts = [0] * len(lanes)
-    cpu = [0.0] * len(lanes)
     barrier = threading.Barrier(len(lanes) + 1)
     deadline = math.inf  # set once every lane has warmed up
 
     def lane(index: int) -> None:
         lanes[index](workload[0])
         barrier.wait()
-        started = time.thread_time()
         while time.perf_counter() < deadline:
             lanes[index](workload[(index + counts[index]) % len(workload)])
             counts[index] += 1
-        cpu[index] = time.thread_time() - started
 
     threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
     for thread in threads:
         thread.start()
     barrier.wait()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     deadline = start + seconds
     for thread in threads:
         thread.join()
-    elapsed = time.perf_counter() - start
-    # CPU time of the lanes' own threads per wall second: the cores the lanes
-    # actually got. Meaningless where the work runs in other threads or processes.
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    # The process's CPU time per wall second: the cores the lanes actually got
+    # (a compile runs on a big-stack thread of the shim's, so the lanes' own
+    # thread times would miss it). Meaningless where the work runs in other processes.
     return {"modules": sum(counts), "seconds": elapsed, "per_second": sum(counts) / elapsed,
-            "cores_used": sum(cpu) / elapsed, "per_cpu_second": sum(counts) / sum(cpu) if sum(cpu) else None}
+            "cores_used": cpu / elapsed, "per_cpu_second": sum(counts) / cpu if cpu else None}
+
+
+def probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Any:
+    """benchmarks/_probe.py in a fresh interpreter, by path and outside the
+    checkout (so it imports the installed llvmplug); its JSON answer."""
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("_probe.py")), json.dumps(request)],
+                          capture_output=True, text=True, cwd=tempfile.gettempdir(), timeout=900,
+                          env=None if env is None else {**os.environ, **env})
+    if done.returncode:
+        raise RuntimeError(f"probe {request.get('what')} failed: {done.stderr.strip()[-2000:]}")
+    return json.loads(done.stdout)
 
 
 # -- memory -------------------------------------------------------------------------

@@ -8,7 +8,12 @@ Run by path with a JSON request; prints one JSON object:
   "module": IR, "checkpoints": [...]}``: RSS over load/compile/unload cycles
   (or compile/reload cycles of one Plugin; or dlopen/call/dlclose of an empty
   C library, the peer: what the dynamic loader itself costs per cycle);
-- ``{"what": "llvmlite", "module": IR}``: RSS before and after llvmlite compiled it.
+- ``{"what": "llvmlite", "module": IR}``: RSS before and after llvmlite compiled it;
+- ``{"what": "standby", "module": IR, "standby": bool}``: RSS with one private
+  Plugin that compiled, with or without its warmed standby copy;
+- ``{"what": "floor", "number": N, "repeat": R}``: best mean seconds per
+  compile of an empty module (-O2, and -O2 -passes=), as this process's
+  environment configures the shim (LLVMPLUG_NO_MACHINE_CACHE).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import rss_bytes  # noqa: E402 - after the path set-up above
+from _common import rss_bytes, timed  # noqa: E402 - after the path set-up above
 
 
 def instances(module: str, count: int) -> dict[str, Any]:
@@ -72,7 +77,27 @@ def llvmlite(module: str) -> dict[str, Any]:
     return {"base": base, "loaded": rss_bytes()}
 
 
+def standby(module: str, standby: bool) -> int | None:
+    import llvmplug
+
+    plugin = llvmplug.Plugin(private=True, standby=standby)
+    plugin.compile(module)
+    if standby:
+        plugin._backend._standby_done.wait()  # noqa: SLF001 - the standby is made off the caller's path
+    return rss_bytes()
+
+
+def floor(number: int, repeat: int) -> dict[str, float]:
+    import llvmplug
+
+    plugin = llvmplug.Plugin(private=True)
+    empty = "; an empty module\n"
+    return {flags: min(timed(lambda f=flags: plugin.compile(empty, flags=f), repeat, number))
+            for flags in ("-O2", "-O2 -passes=")}
+
+
 if __name__ == "__main__":
     request = json.loads(sys.argv[1])
     what = request.pop("what")
-    print(json.dumps({"instances": instances, "cycles": cycles, "llvmlite": llvmlite}[what](**request)))
+    print(json.dumps({"instances": instances, "cycles": cycles, "llvmlite": llvmlite, "standby": standby,
+                      "floor": floor}[what](**request)))

@@ -46,30 +46,52 @@ def load_corpus(limit: int | None = None) -> list[Module]:
     return [Module(path.stem, path.read_text()) for path in files[:limit]]
 
 
-_DECLARE = re.compile(r"^declare [^@]*(@[\w.$]+)\(", re.M)
+def median_module() -> Module:
+    """The corpus module of median size (ties by name)."""
+    files = sorted(corpus_dir().glob("*.ll"), key=lambda path: (path.stat().st_size, path.name))
+    if not files:
+        raise FileNotFoundError(f"no *.ll files in the IR corpus {corpus_dir()} (set LLVMPLUG_CORPUS)")
+    return Module(files[len(files) // 2].stem, files[len(files) // 2].read_text())
 
 
-def _renamed(text: str, copy: int) -> str:
-    """One module's text with every module-level name made unique to ``copy``."""
-    text = re.sub(r"@func", f"@m{copy}_func", text)
-    text = re.sub(r"#(\d+)\b", lambda m: f"#{copy * 100 + int(m.group(1))}", text)
-    text = re.sub(r"!(\d+)\b", lambda m: f"!{copy * 100 + int(m.group(1))}", text)
-    return re.sub(r"%(struct|union|class)\.", rf"%m{copy}.\1.", text)
+_GLOBAL = re.compile(r'@(?!llvm\.)([-a-zA-Z$._][-a-zA-Z$._0-9]*|"[^"]*"|\d+)')
+_TYPE = re.compile(r"^(%[-a-zA-Z$._][-a-zA-Z$._0-9]*) = type ", re.M)
+
+
+def merge_modules(texts: list[str]) -> str:
+    """One module defining everything the given target-neutral modules define:
+    each module's globals (not intrinsics), named types, attribute groups and
+    numbered metadata made unique to it; intrinsic declarations kept once."""
+    out: list[str] = []
+    declared: set[str] = set()
+    for index, text in enumerate(texts):
+        text = "\n".join(line for line in text.splitlines() if line and not line.lstrip().startswith(";")
+                         and not line.startswith(("source_filename", "target datalayout", "target triple")))
+        for name in sorted(set(_TYPE.findall(text)), key=len, reverse=True):
+            text = re.sub(re.escape(name) + r"(?![-a-zA-Z$._0-9])", f"{name}.m{index}", text)
+
+        def rename(match: re.Match[str], index: int = index) -> str:
+            name = match.group(1)
+            if name.startswith('"'):
+                return f'@"{name[1:-1]}.m{index}"'
+            return f"@m{index}.{name}" if name.isdigit() else f"@{name}.m{index}"
+
+        text = _GLOBAL.sub(rename, text)
+        text = re.sub(r"#(\d+)\b", lambda m: f"#{index * 1000 + int(m.group(1))}", text)
+        text = re.sub(r"!(\d+)\b", lambda m: f"!{index * 1000 + int(m.group(1))}", text)
+        for line in text.splitlines():
+            declare = re.search(r"@[^(\s]+", line) if line.startswith("declare") else None
+            if declare and declare.group(0) in declared:
+                continue
+            if declare:
+                declared.add(declare.group(0))
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def concatenate(modules: list[Module], count: int) -> Module:
     """One module holding ``count`` corpus modules (cycling through them)."""
-    bodies: list[str] = []
-    declares: dict[str, str] = {}
-    for copy in range(count):
-        text = _renamed(modules[copy % len(modules)].text, copy)
-        for line in text.splitlines():
-            match = _DECLARE.match(line)
-            if match:
-                declares.setdefault(match.group(1), line)
-            else:
-                bodies.append(line)
-    return Module(f"concat-{count}", "\n".join(bodies + list(declares.values())) + "\n")
+    return Module(f"concat-{count}", merge_modules([modules[copy % len(modules)].text for copy in range(count)]))
 
 
 _OPS = [("fadd", "fmul"), ("fsub", "fmul"), ("fmul", "fadd"), ("fadd", "fsub")]

@@ -1,41 +1,33 @@
-"""GPU compile latency: llvmplug beside libNVVM and llvmlite; what every backend costs.
+"""GPU compile latency: llvmplug beside libNVVM and llvmlite.
 
-Self-contained (standard library, llvmplug and the peers only):
-
-    python -m benchmarks.gpu [--quick]             # latency table
-    python -m benchmarks.gpu --cost LIB [LIB ...]  # size/load/RSS of shim builds
-
-Latency: the same kernel (``out[i] = sinf(expf(in[i]))``, calling libdevice)
-to PTX for sm_80 at -O3, libdevice.10.bc linked in on every call, from input
-bytes to PTX text:
+The same kernel (``out[i] = sinf(expf(in[i]))``, calling libdevice) to PTX
+for sm_80 at -O3, libdevice.10.bc linked in on every call, from input bytes
+to PTX text:
 
 - llvmplug: IR text + libdevice bytes, ``compile(..., link=[libdevice])``
   (libdevice is loaded lazily; only what the kernel calls is materialised).
 - libNVVM (nvidia-nvvm, ``nvvmCompileProgram`` through ctypes): its IR dialect
-  is NVVM IR 2.0, based on LLVM 7: typed pointers (``float addrspace(1)*``)
-  and kernels marked in ``!nvvm.annotations`` instead of the ``ptx_kernel``
-  calling convention, so it is given the same kernel written in that dialect;
+  is NVVM IR 2.0, based on LLVM 7 (typed pointers, kernels marked in
+  ``!nvvm.annotations``), so it is given the same kernel in that dialect;
   libdevice goes in with ``nvvmLazyAddModuleToProgram``; ``-arch=compute_80
-  -opt=3``.
-- llvmlite (its PyPI wheel carries NVPTX): parse both, ``link_in``, internalise
-  libdevice's definitions by hand (llvmlite has no link-only-needed), its new
-  pass manager at O3, and its NVPTX target machine for sm_80.
+  -opt=3``. Not like for like: a different IR and a different LLVM.
+- llvmlite (its PyPI wheel carries NVPTX): parse both, ``link_in``,
+  internalise libdevice's definitions by hand (llvmlite has no
+  link-only-needed), its new pass manager at O3, its NVPTX target machine.
+  Not like for like either: LLVM 22, built with assertions.
+
+There is no numeric target: the report gives the ratios.
 """
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import importlib.util
-import json
-import os
-import statistics
-import subprocess
-import sys
-import time
-import zlib
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from ._common import markdown_table, ms, ratio, summary, timed
+from .peers import Unavailable
 
 KERNEL = """\
 target triple = "nvptx64-nvidia-cuda"
@@ -90,24 +82,13 @@ ARCH = "sm_80"
 
 
 def _nvidia(*patterns: str) -> Path | None:
+    """The newest file matching a pattern in the nvidia-* wheels (nvidia-nvvm: libdevice, libNVVM)."""
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec else []:
         for pattern in patterns:
             for match in sorted(Path(root).glob(pattern), reverse=True):
                 return match
     return None
-
-
-def libdevice_path() -> Path | None:
-    return _nvidia("*/nvvm/libdevice/libdevice.10.bc")
-
-
-def libnvvm_path() -> Path | None:
-    return _nvidia("*/lib/libnvvm.so.*", "*/nvvm/lib64/libnvvm.so*")
-
-
-class Unavailable(Exception):
-    """This peer cannot run here; the message says why."""
 
 
 class LLVMPlug:
@@ -131,7 +112,7 @@ class LibNVVM:
     label = "libNVVM (nvvmCompileProgram)"
 
     def __init__(self, libdevice: bytes) -> None:
-        path = libnvvm_path()
+        path = _nvidia("*/lib/libnvvm.so.*", "*/nvvm/lib64/libnvvm.so*")
         if path is None:
             raise Unavailable("nvidia-nvvm is not installed")
         self.lib = lib = ctypes.CDLL(str(path))
@@ -221,138 +202,56 @@ class LLVMLite:
         pass
 
 
-def _samples(function: Callable[[], Any], repeat: int) -> list[float]:
-    function()  # warm-up: first-call initialisation is not a compile
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        samples.append(time.perf_counter() - start)
-    return samples
+# Why a peer is not like for like, in every table and verdict that shows it.
+NOT_COMPARABLE = {"libNVVM": "takes a different IR dialect (NVVM IR 2.0, LLVM 7) and is a different LLVM",
+                  "llvmlite": "LLVM 22, not 23, built with assertions"}
 
 
 def run(quick: bool) -> dict[str, Any]:
-    """Median/min latency of each peer; a peer that cannot run records why."""
-    path = libdevice_path()
+    """Latency of each peer; a peer that cannot run records why."""
+    path = _nvidia("*/nvvm/libdevice/libdevice.10.bc")
     if path is None:
-        return {"error": "nvidia-nvvm (libdevice.10.bc) is not installed"}
+        return {"unavailable": "nvidia-nvvm (libdevice.10.bc) is not installed"}
     libdevice = path.read_bytes()
-    repeat = 5 if quick else 40
-    rows: list[dict[str, Any]] = []
+    rows: dict[str, dict[str, Any]] = {}
     for peer in (LLVMPlug, LibNVVM, LLVMLite):
         try:
             backend = peer(libdevice)
         except Unavailable as why:
-            rows.append({"peer": peer.label, "unavailable": str(why)})
+            rows[peer.label] = {"unavailable": str(why)}
             continue
         try:
             ptx = backend.compile()
-            samples = _samples(backend.compile, repeat)
-            rows.append({"peer": peer.label, "version": backend.version, "ptx_bytes": len(ptx),
-                         "inlined": b"__nv_expf" not in ptx,
-                         "median_ms": statistics.median(samples) * 1e3, "min_ms": min(samples) * 1e3,
-                         "samples": len(samples)})
+            rows[peer.label] = {"version": backend.version, "ptx_bytes": len(ptx), "inlined": b"__nv_expf" not in ptx,
+                                **summary(timed(backend.compile, 5 if quick else 40))}
         finally:
             backend.close()
-    return {"kernel": "sinf(expf(x)) + libdevice.10.bc, sm_80, -O3, to PTX", "repeat": repeat, "rows": rows}
+    return {"kernel": "sinf(expf(x)) + libdevice.10.bc, sm_80, -O3, to PTX", "rows": rows}
+
+
+def _label(peer: str) -> str:
+    why = next((why for name, why in NOT_COMPARABLE.items() if peer.startswith(name)), None)
+    return f"{peer} (**not comparable**: {why})" if why else peer
+
+
+def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = result.get("rows", {})
+    ours, nvvm = rows.get(LLVMPlug.label, {}), rows.get(LibNVVM.label, {})
+    if "median" not in ours or "median" not in nvvm:
+        return []
+    return [{"target": "GPU: llvmplug vs libNVVM latency (no numeric target)", "met": None,
+             "measured": f"libNVVM/llvmplug {nvvm['median'] / ours['median']:.2f}x ({ms(nvvm['median'])} vs "
+                         f"{ms(ours['median'])})",
+             "note": f"libNVVM is not comparable: it {NOT_COMPARABLE['libNVVM']}."}]
 
 
 def markdown(result: dict[str, Any]) -> str:
-    if "error" in result:
-        return f"## GPU compile latency\n\nNot measured: {result['error']}\n"
-    lines = ["## GPU compile latency", "", f"{result['kernel']} ({result['repeat']} samples each)", "",
-             "| peer | version | median | min | PTX bytes | libdevice inlined |",
-             "|---|---|---:|---:|---:|---|"]
-    llvmplug_median = next((r["median_ms"] for r in result["rows"] if r["peer"] == "llvmplug"), None)
-    for row in result["rows"]:
-        if "unavailable" in row:
-            lines.append(f"| {row['peer']} | unavailable: {row['unavailable']} | | | | |")
-            continue
-        relative = f" ({row['median_ms'] / llvmplug_median:.1f}x)" if llvmplug_median else ""
-        lines.append(f"| {row['peer']} | {row['version']} | {row['median_ms']:.1f} ms{relative} | "
-                     f"{row['min_ms']:.1f} ms | {row['ptx_bytes']} | {'yes' if row['inlined'] else 'no'} |")
-    return "\n".join(lines) + "\n"
-
-
-# -- what the backends cost -------------------------------------------------------------
-
-_PROBE = r"""
-import json, sys, time
-import llvmplug
-def rss():
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-IR = "define i32 @f(i32 %x) {\n  %y = mul i32 %x, %x\n  ret i32 %y\n}\n"
-before = rss()
-start = time.perf_counter()
-plugin = llvmplug.Plugin(path=sys.argv[1])
-loaded = time.perf_counter()
-plugin.compile(IR)
-compiled = time.perf_counter()
-first = rss()
-start_reload = time.perf_counter()
-plugin.reload()
-plugin.compile(IR)
-reloaded = time.perf_counter()
-after_reload = rss()
-start_private = time.perf_counter()
-private = llvmplug.Plugin(path=sys.argv[1], private=True)
-private.compile(IR)
-private_ready = time.perf_counter()
-print(json.dumps({"load_s": loaded - start, "first_compile_s": compiled - loaded,
-                  "reload_until_compiled_s": reloaded - start_reload,
-                  "private_copy_until_compiled_s": private_ready - start_private,
-                  "rss_first_copy": first - before, "rss_private_copy": rss() - after_reload}))
-"""
-
-
-def cost(libraries: list[Path], repeat: int = 5) -> list[dict[str, Any]]:
-    """Size, deflated size (what a wheel stores), load/reload time and RSS per private copy.
-
-    Each probe runs in a fresh interpreter (Linux: RSS from /proc); medians of ``repeat``.
-    """
-    rows = []
-    for library in libraries:
-        data = library.read_bytes()
-        runs = [json.loads(subprocess.run([sys.executable, "-c", _PROBE, str(library)], check=True,
-                                          capture_output=True, text=True).stdout) for _ in range(repeat)]
-        row: dict[str, Any] = {"library": str(library), "size": len(data),
-                               "deflated": len(zlib.compress(data, 6))}
-        row.update({key: statistics.median(run[key] for run in runs) for key in runs[0]})
-        rows.append(row)
-    return rows
-
-
-def cost_markdown(rows: list[dict[str, Any]]) -> str:
-    lines = ["| shim | stripped | deflated (wheel) | load | load + first compile | reload until compiled "
-             "| private copy until compiled | RSS 1st copy | RSS private copy |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for row in rows:
-        lines.append(f"| {row['library']} | {row['size'] / 1e6:.1f} MB | {row['deflated'] / 1e6:.1f} MB | "
-                     f"{row['load_s'] * 1e3:.0f} ms | {(row['load_s'] + row['first_compile_s']) * 1e3:.0f} ms | "
-                     f"{row['reload_until_compiled_s'] * 1e3:.0f} ms | "
-                     f"{row['private_copy_until_compiled_s'] * 1e3:.0f} ms | "
-                     f"{row['rss_first_copy'] / 1e6:.0f} MB | {row['rss_private_copy'] / 1e6:.0f} MB |")
-    return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--cost", nargs="+", type=Path, metavar="LIB", help="measure these shim builds instead")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    if args.cost:
-        rows = cost(args.cost, repeat=2 if args.quick else 5)
-        print(json.dumps(rows, indent=2) if args.json else cost_markdown(rows))
-        return 0
-    result = run(args.quick)
-    print(json.dumps(result, indent=2) if args.json else markdown(result))
-    return 0
-
-
-if __name__ == "__main__":
-    os.environ.setdefault("PYTHONHASHSEED", "0")
-    sys.exit(main())
+    if "unavailable" in result:
+        return f"## GPU compile latency\n\nNot measured: {result['unavailable']}\n"
+    ours = result["rows"][LLVMPlug.label].get("median")
+    rows = [[_label(peer), f"unavailable: {row['unavailable']}", "", "", "", ""] if "unavailable" in row else
+            [_label(peer), row["version"], f"{ms(row['median'])} ({ratio(row['median'], ours)})", ms(row["min"]),
+             row["ptx_bytes"], "yes" if row["inlined"] else "no"] for peer, row in result["rows"].items()]
+    return "\n".join(["## GPU compile latency", "", f"{result['kernel']}; median and min, ratio to llvmplug.", "",
+                      markdown_table(["peer", "version", "median", "min", "PTX bytes", "libdevice inlined"], rows),
+                      ""])

@@ -16,21 +16,12 @@ from typing import Any
 
 import llvmplug
 
-from ._common import FLAGS, markdown_table, mib, rss_bytes
+from ._common import FLAGS, markdown_table, mib, probe, rss_bytes
 from .corpus import load_corpus, loops
 
 KINDS = {"shared": "Plugin(): load, compile, unload", "private": "Plugin(private=True): load, compile, unload",
          "reload-shared": "Plugin(): compile, reload()", "reload-private": "Plugin(private=True): compile, reload()",
          "empty": "peer: an empty C library: dlopen, call, dlclose"}
-
-
-def _probe(request: dict[str, Any]) -> Any:
-    """benchmarks/_probe.py in a fresh interpreter, by path and outside the checkout (the installed llvmplug)."""
-    done = subprocess.run([sys.executable, str(Path(__file__).with_name("_probe.py")), json.dumps(request)], capture_output=True,
-                          text=True, cwd=tempfile.gettempdir(), timeout=900)
-    if done.returncode:
-        raise RuntimeError(f"memory probe failed: {done.stderr.strip()[-2000:]}")
-    return json.loads(done.stdout)
 
 
 def _empty_library(directory: str) -> str | None:
@@ -51,7 +42,7 @@ def run(quick: bool) -> dict[str, Any]:
     checkpoints = [10, 50] if quick else [10, 100, 500]
     result: dict[str, Any] = {
         "module": "loops-16", "cycle_module": small.name,
-        "instances": _probe({"what": "instances", "module": module, "count": 2 if quick else 4}),
+        "instances": probe({"what": "instances", "module": module, "count": 2 if quick else 4}),
         "cycles": {}, "skipped": {}}
     with tempfile.TemporaryDirectory(prefix="llvmplug-bench-") as scratch:
         empty = _empty_library(scratch)
@@ -61,13 +52,13 @@ def run(quick: bool) -> dict[str, Any]:
                 continue
             request = {"what": "cycles", "kind": f"empty:{empty}" if kind == "empty" else kind,
                        "module": small.text, "checkpoints": checkpoints}
-            rss = _probe(request)
+            rss = probe(request)
             at = {int(k): v for k, v in rss["at"].items()}
             first, last = checkpoints[0], checkpoints[-1]
             result["cycles"][kind] = {"before": rss["before"], "at": at,
                                       "growth_per_cycle": (at[last] - at[first]) / (last - first)}
     try:
-        lite = _probe({"what": "llvmlite", "module": module})
+        lite = probe({"what": "llvmlite", "module": module})
         result["llvmlite_loaded"] = lite["loaded"] - lite["base"]
     except RuntimeError as error:
         result["skipped"]["llvmlite"] = str(error)

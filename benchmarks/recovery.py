@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 import warnings
 from typing import Any
 
 import llvmplug
 
-from ._common import FLAGS, markdown_table, ms, ratio, summary
+from ._common import FLAGS, markdown_table, ms, once, ratio, summary
 from .corpus import EMPTY, FATAL_IR
 
 
@@ -29,12 +28,8 @@ def _recovery(count: int) -> dict[str, dict[str, float]]:
                 local.compile(FATAL_IR, "x86_64-unknown-linux-gnu")
             except llvmplug.FatalError:
                 pass
-            start = time.perf_counter()
-            local.compile(text, flags=FLAGS)
-            after_fatal.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            local.compile(text, flags=FLAGS)
-            ordinary.append(time.perf_counter() - start)
+            after_fatal.append(once(lambda: local.compile(text, flags=FLAGS)))
+            ordinary.append(once(lambda: local.compile(text, flags=FLAGS)))
     with llvmplug.Plugin(isolation="process") as isolated:
         isolated.compile(text, flags=FLAGS)
         for _ in range(count):
@@ -43,9 +38,7 @@ def _recovery(count: int) -> dict[str, dict[str, float]]:
                 isolated.compile(text, flags=FLAGS)
             except llvmplug.WorkerCrashedError:
                 pass
-            start = time.perf_counter()
-            isolated.compile(text, flags=FLAGS)
-            after_crash.append(time.perf_counter() - start)
+            after_crash.append(once(lambda: isolated.compile(text, flags=FLAGS)))
     return {"in process: ordinary call": summary(ordinary),
             "in process: call after a FatalError (reload)": summary(after_fatal),
             "process: call after a crash (new child)": summary(after_crash)}

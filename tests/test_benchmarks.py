@@ -46,12 +46,13 @@ def test_every_registered_section_keeps_the_contract() -> None:
         "out = {}\n"
         "for name in m.SECTIONS:\n"
         "    module = importlib.import_module('benchmarks.' + name)\n"
-        "    out[name] = [list(inspect.signature(module.run).parameters), callable(module.markdown)]\n"
+        "    out[name] = [list(inspect.signature(module.run).parameters), callable(module.markdown),\n"
+        "                 all(callable(getattr(module, hook, callable)) for hook in ('targets', 'chart'))]\n"
         "print(json.dumps(out))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=CHECKOUT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert all(value == [["quick"], True] for value in json.loads(done.stdout).values()), done.stdout
+    assert all(value == [["quick"], True, True] for value in json.loads(done.stdout).values()), done.stdout
 
 
 def test_missing_toolchain_is_a_reason_not_a_failure(tmp_path: Path) -> None:
@@ -114,6 +115,18 @@ def test_quick_report_has_every_section(benchmark_quick_report: Path) -> None:
     # The reset verdict scores the first result, as the reset section defines it.
     assert "until the first result" in markdown.split("## Targets")[1].split("\n## ")[0]
     assert results["options"]["unroll_threshold_demo"]["same_after_per_call_flag"] is True
+    # Issue 13: every target is a row of the one table, beside its peer or the previous design.
+    table = markdown.split("## Targets")[1].split("\n## ")[0]
+    for row in ("| 2 threads on llvmplug.compile >= 1.8x of 1 thread |", "| split parts=2 >= 1.6x",
+                "| cache hit in memory <= 50 µs", "| standby reset at least 50x faster",
+                "| empty module to object at -O2 <= 0.5 ms |"):
+        assert row in table, row
+    assert "previous design (a fresh machine per call)" in table and "previous design (llvmplug.reset()" in table
+    floor = results["throughput"]["floor"]
+    assert floor["reuse"]["-O2"] > 0 and floor["fresh"]["-O2"] > 0
+    # libNVVM reads another IR dialect: labelled, when the GPU section could run at all.
+    if "unavailable" not in results["gpu"]:
+        assert "libNVVM is not comparable" in table and "libNVVM (nvvmCompileProgram) (**not comparable**" in markdown
 
 
 def test_quick_report_chart(benchmark_quick_report: Path) -> None:

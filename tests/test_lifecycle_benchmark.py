@@ -1,4 +1,4 @@
-"""The lifecycle rows of ``python -m benchmarks --quick``: reset, memory over cycles, private instances.
+"""The lifecycle rows of ``python -m benchmarks --quick``: reset (with standby), memory, private instances.
 
 Nothing here checks speed: the numbers belong in the report. What is checked
 is that each lifecycle question has its rows, with numbers, from the one
@@ -19,13 +19,15 @@ def _results(report: Path) -> dict:
 def test_reset_rows_time_every_kind_of_reset_until_the_first_result(benchmark_quick_report):
     reset = _results(benchmark_quick_report)["reset"]
     first = reset["first_result"]
-    assert {"llvmplug.reset()", "Plugin(private=True).reload()", 'Plugin(isolation="process").reload()'} < set(first)
+    assert {"llvmplug.reset()", "Plugin(private=True).reload()", "Plugin(private=True, standby=True).reload()",
+            'Plugin(isolation="process").reload()', 'Plugin(isolation="process", standby=True).reload()'} < set(first)
     assert any(name.startswith("fresh worker process") for name in first)
     assert all(row["n"] >= 5 and row["median"] > 0 for row in first.values())
     # Ready is a part of the first result, never more than it.
     for name, row in reset["ready"].items():
         assert 0 < row["min"] <= first[name]["max"]
-    assert reset["copy_shim"]["median"] > 0 and reset["shim_bytes"] > 1 << 20
+    # The standby's memory cost, from fresh interpreters (Linux).
+    assert not reset["rss"] or reset["rss"]["standby"] > reset["rss"]["plain"] > 0
 
 
 def test_memory_rows_cover_instances_and_cycles_with_the_empty_library_peer(benchmark_quick_report):
