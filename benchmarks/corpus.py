@@ -48,10 +48,8 @@ def load_corpus(limit: int | None = None) -> list[Module]:
 
 def median_module() -> Module:
     """The corpus module of median size (ties by name)."""
-    files = sorted(corpus_dir().glob("*.ll"), key=lambda path: (path.stat().st_size, path.name))
-    if not files:
-        raise FileNotFoundError(f"no *.ll files in the IR corpus {corpus_dir()} (set LLVMPLUG_CORPUS)")
-    return Module(files[len(files) // 2].stem, files[len(files) // 2].read_text())
+    modules = sorted(load_corpus(), key=lambda module: (len(module.text.encode()), module.name))
+    return modules[len(modules) // 2]
 
 
 _GLOBAL = re.compile(r'@(?!llvm\.)([-a-zA-Z$._][-a-zA-Z$._0-9]*|"[^"]*"|\d+)')

@@ -2,7 +2,7 @@
 
 Both against an ordinary in-process call of the same run. What process
 isolation costs per call is in the latency section, starting a child in the
-reset section, pools in the scaling section.
+reset section, pools in the throughput section.
 """
 
 from __future__ import annotations

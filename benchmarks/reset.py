@@ -27,7 +27,7 @@ import llvmplug
 from llvmplug import _loader
 
 from ._common import FLAGS, markdown_table, mib, ms, probe, ratio, summary, timed
-from .corpus import corpus_dir, Module
+from .corpus import load_corpus
 
 FRESH = "fresh worker process (start Python, import llvmplug, load)"
 STANDBY = "Plugin(private=True, standby=True).reload()"
@@ -80,8 +80,7 @@ def _standby_ready(plugin: llvmplug.Plugin) -> Callable[[], None]:
 
 def run(quick: bool) -> dict[str, Any]:
     count = 5 if quick else 30
-    smallest = min(corpus_dir().glob("*.ll"), key=lambda path: (path.stat().st_size, path.name))
-    module = Module(smallest.stem, smallest.read_text())
+    module = min(load_corpus(), key=lambda module: (len(module.text.encode()), module.name))
     shared = llvmplug.default_plugin()  # what llvmplug.reset() reloads
     warm = timed(lambda: shared.compile(module.text, flags=FLAGS), count)
     # Made one at a time, so that no other Plugin's background work (a standby, a child) runs meanwhile.

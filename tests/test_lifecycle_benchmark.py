@@ -41,12 +41,14 @@ def test_memory_rows_cover_instances_and_cycles_with_the_empty_library_peer(benc
     assert memory["worker_process"] > 0
 
 
-def test_scaling_rows_compare_one_and_two_instances_and_the_pools(benchmark_quick_report):
-    scaling = _results(benchmark_quick_report)["scaling"]
-    for rows in scaling.values():
-        assert {"1 private instance", "2 private instances", "1 instance, 2 threads", "llvmplug.Pool(2)",
+def test_instance_rows_compare_one_and_two_instances_and_the_pools(benchmark_quick_report):
+    instances = _results(benchmark_quick_report)["throughput"]["instances"]
+    assert set(instances) == {"corpus modules", "loops-16"}
+    for rows in instances.values():
+        assert {"1 private instance", "2 private instances", "llvmplug.Pool(2)",
                 'llvmplug.Pool(2, isolation="process")'} == set(rows)
         assert all(row["modules"] > 0 and row["per_second"] > 0 for row in rows.values())
     markdown = (benchmark_quick_report / "benchmarks.md").read_text()
-    for heading in ("## Reset cost", "## Memory", "## Scaling"):
+    assert "| 2 private instances >= 1.7x the throughput of 1 on 2 cores (corpus modules) |" in markdown
+    for heading in ("## Reset cost", "## Memory", "Private instances and Pools, workload: loops-16."):
         assert heading in markdown
