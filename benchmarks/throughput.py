@@ -134,7 +134,10 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
         {"target": f"split parts=2 >= 1.6x on the merged corpus ({s['functions']} functions)",
          "met": s["speedup"] >= 1.6,
          "measured": f"{s['speedup']:.2f}x ({ms(s['whole'])} whole, {ms(s['parts2'])} in {s['parts']} parts)",
-         "note": _busy(s["cpus_busy"], 2).strip()},
+         # Not _busy(): here the CPUs stay idle mostly by design (the whole module is
+         # optimised on one thread before the split), not because of other work.
+         "note": f"{s['cpus_busy']:.2f} CPUs busy: the whole module is optimised on one thread before it "
+                 "is split (to keep inlining across parts), so only code generation runs in parallel"},
         {"target": "empty module to object at -O2 <= 0.5 ms", "met": reuse <= 0.5e-3,
          "measured": f"{ms(reuse)}; previous design (a fresh machine per call): {ms(fresh)} ({fresh / reuse:.1f}x)",
          "note": ""},
