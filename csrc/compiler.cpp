@@ -341,8 +341,9 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   const Triple &triple = choice.triple;
   // Kept pipelines are run again only where that was checked byte for byte
   // (tests/test_machine_cache.py): the host's architecture.
+  static const Triple::ArchType HostArch = Triple(sys::getProcessTriple()).getArch();
   bool reusable = !setsOptions && defaultLlcFlags(request.llc) && !module->getCodeModel() &&
-                  triple.getArch() == Triple(sys::getProcessTriple()).getArch();
+                  triple.getArch() == HostArch;
   MachineLease machine = leaseMachine(triple, choice.target, request, reusable);
   applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
