@@ -5,11 +5,9 @@ Every figure but the worker's comes from a fresh interpreter (benchmarks/_probe.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any

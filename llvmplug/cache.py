@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
-from . import errors
+from . import _args, errors
 
 # Bump when anything in the key's recipe or the entry layout changes: old
 # entries then miss instead of being misread.
@@ -45,33 +45,11 @@ _Module = Union[str, bytes, bytearray, memoryview]
 # -- fingerprint ----------------------------------------------------------
 
 
-def _module_bytes(module: Any, what: str) -> bytes:
-    # str and its UTF-8 bytes are the same input to the shim (it is handed
-    # the UTF-8 bytes), so they share a key; nothing else is normalised.
-    if isinstance(module, str):
-        try:
-            return module.encode("utf-8")
-        except UnicodeEncodeError as error:
-            raise errors.ArgumentError(f"{what} cannot be encoded as UTF-8: {error.reason}") from None
-    if isinstance(module, (bytes, bytearray, memoryview)):
-        return bytes(module)
-    raise errors.ArgumentTypeError(
-        f"{what} must be IR text (str) or IR/bitcode (bytes), not {type(module).__name__}"
-    )
-
-
 def _flags_value(flags: Any) -> Any:
     # Kept as given: a string and a list that tokenise alike still get
     # different keys (a miss, never a wrong hit).
-    if isinstance(flags, str):
-        return ["str", flags]
-    if isinstance(flags, (bytes, bytearray)) or not isinstance(flags, Sequence):
-        raise errors.ArgumentTypeError(f"flags must be a str or a sequence of str, not {type(flags).__name__}")
-    items = list(flags)
-    for flag in items:
-        if not isinstance(flag, str):
-            raise errors.ArgumentTypeError(f"each flag must be a str, not {type(flag).__name__}")
-    return ["seq", items]
+    _args.flags_string(flags)  # the checks a compile makes
+    return ["str", flags] if isinstance(flags, str) else ["seq", list(flags)]
 
 
 def _digest(data: bytes) -> str:
@@ -226,11 +204,11 @@ def _key(
     # byte string can be mistaken for a field separator.
     recipe = {
         "format": FORMAT_VERSION,
-        "module": _digest(_module_bytes(module, "module")),
+        "module": _digest(_args.module_bytes(module, "module")),
         "target": target,
         "flags": _flags_value(flags),
         "output": output,
-        "link": [_digest(_module_bytes(item, "each module to link")) for item in link],
+        "link": [_digest(_args.module_bytes(item, "each module to link")) for item in link],
         "parts": parts,
         "sticky": list(sticky),
         "policy": policy,

@@ -22,7 +22,6 @@ import warnings
 from pathlib import Path
 
 import llvmplug
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from option_values import BACKENDS, HOST, backend, flag, module_for, values  # noqa: E402
