@@ -313,8 +313,13 @@ std::string emit(Module &module, MachineLease &lease, const Request &request) {
 }
 
 // With the runtime lock held as compileModule chose it.
+// Thrown by a compile under the shared lock that turns out to need the
+// exclusive one (its target writes options: targetWritesOptions); nothing
+// has been written yet, and compileModule runs it again alone.
+struct RunAlone {};
+
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
-                        ArrayRef<StringRef> links, unsigned parts) {
+                        ArrayRef<StringRef> links, unsigned parts, bool alone) {
   bool split = parts > 1;
   bool setsOptions = !request.llvmFlags.empty();
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
@@ -322,7 +327,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
   if (setsOptions)
     forgetMachines(); // configured by the options about to change
-  ScopedOptions scope(options, settings);
+  ScopedOptions scope(options, settings, alone);
 
   LLVMContext context;
   auto handler = std::make_unique<Diagnostics>();
@@ -339,6 +344,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
 
   TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
   const Triple &triple = choice.triple;
+  if (!alone && targetWritesOptions(triple))
+    throw RunAlone{}; // before a target machine exists for it
   // Kept pipelines are run again only where that was checked byte for byte
   // (tests/test_machine_cache.py): the host's architecture.
   static const Triple::ArchType HostArch = Triple(sys::getProcessTriple()).getArch();
@@ -397,21 +404,24 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
   ExclusiveLock exclusive(runtimeLock(), std::defer_lock);
   if (request.llvmFlags.empty()) {
     shared.lock();
-    if (runtime().stickyBeyondValues()) {
-      shared.unlock();
-      exclusive.lock(); // only ever trades up: running alone is always correct
+    if (!runtime().stickyBeyondValues()) {
+      try {
+        return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/false);
+      } catch (const RunAlone &) {
+        // Its target writes options: run it again alone (below).
+      }
     }
-  } else {
-    exclusive.lock();
+    shared.unlock(); // only ever trades up: running alone is always correct
   }
-  return compileRequest(runtime(), request, bytes, links, parts);
+  exclusive.lock();
+  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true);
 }
 
 Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, StringRef flags) {
   Request request = parseRequest("", flags);
   if (!request.llvmFlags.empty())
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "compileWithLockHeld takes no LLVM option");
-  return compileRequest(options, request, bytes, {}, 0);
+  return compileRequest(options, request, bytes, {}, 0, /*alone=*/true); // nothing else runs yet
 }
 
 } // namespace llvmplug

@@ -11,6 +11,7 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 #include <cmath>
@@ -376,14 +377,21 @@ std::string OptionRegistry::describe(StringRef pattern) const {
 // assigns the global -min-jump-table-entries, so a PowerPC compile changed
 // every later x86 compile of the copy (found by the per-backend sweep). Each
 // call starts them from their default (plus sticky settings) and restores
-// them afterwards, like the caller's own options.
+// them afterwards, like the caller's own options. Compiles for those targets
+// run alone (targetWritesOptions), so no compile reads these while one writes.
 constexpr const char *WrittenByTargets[] = {"min-jump-table-entries"};
 
-ScopedOptions::ScopedOptions(const OptionRegistry &registry,
-                             const std::vector<Setting> &settings)
+bool targetWritesOptions(const Triple &triple) {
+  return triple.isPPC() || triple.isAArch64() || triple.getArch() == Triple::hexagon;
+}
+
+ScopedOptions::ScopedOptions(const OptionRegistry &registry, const std::vector<Setting> &settings,
+                             bool alone)
     : registry_(registry), touched_(distinctOptions(settings)) {
   auto &registered = cl::getRegisteredOptions();
   for (const char *name : WrittenByTargets) {
+    if (!alone)
+      break;
     auto found = registered.find(name);
     if (found == registered.end() || is_contained(touched_, found->second))
       continue;

@@ -27,6 +27,9 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class Triple;
+}
 namespace llvm::cl {
 class Option;
 }
@@ -105,10 +108,17 @@ private:
 
 // Per-call options: applied on construction, restored on destruction, on
 // success and on failure alike.
+// Whether compiling for `triple` writes options of its own (options.cpp):
+// such a compile must hold the runtime lock exclusively.
+bool targetWritesOptions(const llvm::Triple &triple);
+
 class ScopedOptions {
 public:
-  ScopedOptions(const OptionRegistry &registry,
-                const std::vector<Setting> &settings);
+  // alone: the call holds the runtime lock exclusively, so the options that
+  // targets write themselves (see options.cpp) are reset and restored too.
+  // Under the shared lock they are left alone: only exclusive calls write
+  // them, and each restores them (compiler.cpp runs such targets alone).
+  ScopedOptions(const OptionRegistry &registry, const std::vector<Setting> &settings, bool alone);
   ~ScopedOptions();
   ScopedOptions(const ScopedOptions &) = delete;
   ScopedOptions &operator=(const ScopedOptions &) = delete;

@@ -212,3 +212,34 @@ def test_threads_without_changes_match_one_thread(corpus_files, flags):
             thread.join(timeout=600)
         assert not errors, errors
         assert all(results[seed, i] == expected[i] for seed in range(THREADS) for i in range(len(modules)))
+
+
+def test_a_backend_that_writes_options_does_not_race_other_compiles():
+    # PowerPC lowering assigns the global -min-jump-table-entries while it
+    # compiles; x86 compiles running beside it (sharing the lock) would read
+    # it. Such a backend's compiles run alone, so every x86 output is the
+    # one-thread reference.
+    module = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
+    x86, ppc = "x86_64-unknown-linux-gnu", "powerpc64le-unknown-linux-gnu"
+    with llvmplug.Plugin(private=True) as plugin:
+        reference = plugin.compile(module, x86)
+        outputs: list[bytes] = []
+        errors: list[BaseException] = []
+
+        def compile_for(triple: str, keep: bool) -> None:
+            try:
+                for _ in range(30):
+                    data = plugin.compile(module, triple)
+                    if keep:
+                        outputs.append(data)
+            except BaseException as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=compile_for, args=(ppc, False))] + [
+            threading.Thread(target=compile_for, args=(x86, True)) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert not errors, errors
+    assert len(outputs) == 60 and all(data == reference for data in outputs)
