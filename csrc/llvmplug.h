@@ -121,9 +121,10 @@ LLVMPLUG_API unsigned llvmplug_abi_version(void);
  *  out: receives the result: one part per output (the object file,
  *    assembly, bitcode or IR text); on failure the message says what was
  *    wrong. On success the message holds LLVM's warnings, if any.
- *  Calls that set no per-call option run concurrently with each other; a
- *  call with per-call options, and every call that changes sticky options
- *  or the policy, runs alone. */
+ *  X86 compiles that set no per-call option run concurrently with each
+ *  other; a call with per-call options, a compile for another backend (their
+ *  code generators write LLVM options of their own), and every call that
+ *  changes sticky options or the policy, runs alone. */
 LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
                                               size_t module_count,
                                               const char *target,
