@@ -7,7 +7,6 @@
 #include "compiler.h"
 #include "failure.h"
 #include "info.h"
-#include "machine_cache.h"
 #include "options.h"
 #include "runtime.h"
 #include "stack.h"
@@ -130,7 +129,6 @@ llvmplug_status llvmplug_set_options(const char *flags, llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
     ExclusiveLock hold(runtimeLock());
     OptionRegistry &registry = runtime();
-    forgetMachines(); // they were configured by the options about to change
     registry.setSticky(registry.resolve(tokenizeFlags(text(flags))));
   });
 }
@@ -139,7 +137,6 @@ llvmplug_status llvmplug_clear_options(llvmplug_result **out) {
   return guarded(out, [&](llvmplug_result &) {
     ExclusiveLock hold(runtimeLock());
     OptionRegistry &registry = runtime();
-    forgetMachines();
     registry.clearSticky();
   });
 }
@@ -155,7 +152,6 @@ llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out
 llvmplug_status llvmplug_shutdown(void) {
   try {
     ExclusiveLock hold(runtimeLock());
-    forgetMachines(); // before llvm_shutdown tears down what they use
     shutdownRuntime();
     return LLVMPLUG_OK;
   } catch (...) {

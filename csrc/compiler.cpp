@@ -3,7 +3,6 @@
 #include "failure.h"
 #include "link.h"
 #include "llcflags.h"
-#include "machine_cache.h"
 #include "nesting.h"
 #include "options.h"
 #include "runtime.h"
@@ -30,7 +29,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <optional>
 
@@ -55,36 +53,9 @@ struct Request {
   std::optional<std::string> passes; // set and empty: skip IR optimisation
   Output output = Output::Object;
   std::string triple;
-  bool asmVerbose = true; // llc's default: comments in assembly output
-  LlcFlags llc;           // llc's other output flags (llcflags.h)
+  LlcFlags llc; // llc's own output flags (llcflags.h)
   std::vector<std::string> llvmFlags;
 };
-
-// Matches -NAME=VALUE, --NAME=VALUE, -NAME VALUE and --NAME VALUE; with
-// `flag`, a bare -NAME means -NAME=true instead of taking the next token.
-bool takeFlag(const std::vector<std::string> &tokens, size_t &i, StringRef name,
-              std::string &value, bool flag = false) {
-  StringRef token = tokens[i];
-  if (!token.consume_front("-"))
-    return false;
-  token.consume_front("-");
-  if (!token.consume_front(name))
-    return false;
-  if (token.consume_front("=")) {
-    value = token.str();
-    return true;
-  }
-  if (!token.empty())
-    return false;
-  if (flag) {
-    value = "true";
-    return true;
-  }
-  if (i + 1 == tokens.size())
-    throw Failure(LLVMPLUG_ERROR_OPTION, "-" + name.str() + " needs a value");
-  value = tokens[++i];
-  return true;
-}
 
 Request parseRequest(StringRef target, StringRef flags) {
   Request request;
@@ -92,7 +63,6 @@ Request parseRequest(StringRef target, StringRef flags) {
   std::vector<std::string> tokens = tokenizeFlags(flags);
   for (size_t i = 0; i < tokens.size(); ++i) {
     StringRef token = tokens[i];
-    std::string value;
     if (token.size() == 3 && token.starts_with("-O")) {
       static const std::pair<OptimizationLevel, CodeGenOptLevel> Levels[] = {
           {OptimizationLevel::O0, CodeGenOptLevel::None},
@@ -104,9 +74,10 @@ Request parseRequest(StringRef target, StringRef flags) {
         throw Failure(LLVMPLUG_ERROR_OPTION,
                       "unsupported optimisation level '" + token.str() + "' (use -O0, -O1, -O2 or -O3)");
       std::tie(request.level, request.codegenLevel) = Levels[digit - '0'];
-    } else if (takeFlag(tokens, i, "passes", value)) {
-      request.passes = value;
-    } else if (takeFlag(tokens, i, "filetype", value)) {
+    } else if (auto passes = takeFlag(tokens, i, "passes", FlagKind::Value)) {
+      request.passes = *passes;
+    } else if (auto type = takeFlag(tokens, i, "filetype", FlagKind::Value)) {
+      const std::string &value = *type;
       if (value == "obj")
         request.output = Output::Object;
       else if (value == "asm")
@@ -118,16 +89,11 @@ Request parseRequest(StringRef target, StringRef flags) {
       else
         throw Failure(LLVMPLUG_ERROR_OPTION,
                       "unknown -filetype '" + value + "' (use obj, asm, bc or ll)");
-    } else if (takeFlag(tokens, i, "asm-verbose", value, /*flag=*/true)) {
-      // llc's own flag (not a cl::opt of LLVM's libraries).
-      if (value != "true" && value != "1" && value != "false" && value != "0")
-        throw Failure(LLVMPLUG_ERROR_OPTION, "-asm-verbose takes true or false, not '" + value + "'");
-      request.asmVerbose = value == "true" || value == "1";
-    } else if (takeFlag(tokens, i, "mtriple", value)) {
-      if (!request.triple.empty() && request.triple != value)
-        throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + value +
+    } else if (auto triple = takeFlag(tokens, i, "mtriple", FlagKind::Value)) {
+      if (!request.triple.empty() && request.triple != *triple)
+        throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + *triple +
                                                  " conflicts with target '" + request.triple + "'");
-      request.triple = value;
+      request.triple = *triple;
     } else if (takeLlcFlag(tokens, i, request.llc)) {
     } else {
       request.llvmFlags.push_back(tokens[i]);
@@ -214,7 +180,6 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const T
 
   TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
   applyLlcFlags(request.llc, options);
-  options.MCOptions.AsmVerbose = request.asmVerbose;
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
       codegen::getExplicitCodeModel(), request.codegenLevel));
@@ -254,48 +219,31 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   pipeline.run(module, modules);
 }
 
-// A machine for this compile: an idle one from the cache when it may be
-// reused, else a new one (machine_cache.h). The key leaves out what cl::opts
-// configure (CPU, features, TargetOptions, relocation and code model): the
-// cache is emptied whenever an option changes, and a compile with per-call
-// options, llc flags of its own or a module-chosen code model never reuses.
-MachineLease leaseMachine(const Triple &triple, const Target *target, const Request &request,
-                          bool reusable) {
-  std::string key = triple.str() + '\0' + char('0' + int(request.codegenLevel)) +
-                    (request.asmVerbose ? 'v' : 'q');
-  if (reusable)
-    if (std::unique_ptr<Machine> machine = takeMachine(key))
-      return MachineLease(std::move(key), std::move(machine), true);
-  return MachineLease(std::move(key),
-                      std::make_unique<Machine>(createTargetMachine(triple, target, request)),
-                      reusable);
-}
-
-bool defaultLlcFlags(const LlcFlags &flags) {
-  return !flags.showMCEncoding && flags.preserveComments && !flags.dwarfDirectory &&
-         flags.binutilsVersion.empty() && flags.instPrinterOptions.empty() &&
-         flags.splitDwarfFile.empty() && !flags.disableSimplifyLibCalls;
-}
-
-std::string emit(Module &module, MachineLease &lease, const Request &request) {
-  Output output = request.output;
-  if (lease.reusable() && (output == Output::Object || output == Output::Assembly))
-    return lease.generate(module, output == Output::Object ? CodeGenFileType::ObjectFile
-                                                           : CodeGenFileType::AssemblyFile);
-  TargetMachine &machine = *lease;
+// Every output is written by a pipeline built for this module alone: the
+// legacy codegen pipeline's AsmPrinter, MCContext, object writer and the
+// target's object-file lowering keep per-module state (CG profile entries,
+// string tables, module flags seen) that a second run would carry into the
+// next module's output (tests/test_fresh_state.py).
+std::string emit(Module &module, TargetMachine &machine, const Request &request) {
   SmallString<0> buffer;
   raw_svector_ostream os(buffer);
-  if (output == Output::Bitcode) {
-    WriteBitcodeToFile(module, os);
-  } else if (output == Output::Text) {
-    module.print(os, nullptr);
-  } else {
+  switch (request.output) {
+  case Output::Bitcode:
+    // As opt writes it: with the use-list order, so that code generated from
+    // the bitcode equals code generated from the module in one step.
+    WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true);
+    break;
+  case Output::Text:
+    module.print(os, nullptr); // as opt -S: no use-list order directives
+    break;
+  case Output::Object:
+  case Output::Assembly: {
     legacy::PassManager passes;
     TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
     applyLibraryFlags(request.llc, libraryInfo);
     passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
-    CodeGenFileType type =
-        output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
+    CodeGenFileType type = request.output == Output::Object ? CodeGenFileType::ObjectFile
+                                                            : CodeGenFileType::AssemblyFile;
     // Until the passes run, MC reports errors (a bad -M option, say) to its
     // context's handler, which would print them; keep them for the Failure.
     std::string mcErrors;
@@ -304,10 +252,19 @@ std::string emit(Module &module, MachineLease &lease, const Request &request) {
         [&](const SMDiagnostic &error, bool, const SourceMgr &, std::vector<const MDNode *> &) {
           mcErrors += (mcErrors.empty() ? "" : "; ") + error.getMessage().str();
         });
-    if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info))
+    // DisableVerify: the module was verified already.
+    if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info)) {
+      if (!mcErrors.empty())
+        throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type (" + mcErrors + ")");
       throw Failure(LLVMPLUG_ERROR_TARGET,
-                    "the target cannot emit this file type" + (mcErrors.empty() ? "" : " (" + mcErrors + ")"));
+                    std::string("the target cannot emit this file type") +
+                        (type == CodeGenFileType::ObjectFile
+                             ? ": it writes no object files; use output=\"asm\" (CLI: --emit asm)"
+                             : ""));
+    }
     passes.run(module);
+    break;
+  }
   }
   return std::string(buffer.str());
 }
@@ -321,12 +278,9 @@ struct RunAlone {};
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
                         ArrayRef<StringRef> links, unsigned parts, bool alone) {
   bool split = parts > 1;
-  bool setsOptions = !request.llvmFlags.empty();
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
-  if (setsOptions)
-    forgetMachines(); // configured by the options about to change
   ScopedOptions scope(options, settings, alone);
 
   LLVMContext context;
@@ -346,12 +300,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   const Triple &triple = choice.triple;
   if (!alone && targetWritesOptions(triple))
     throw RunAlone{}; // before a target machine exists for it
-  // Kept pipelines are run again only where that was checked byte for byte
-  // (tests/test_machine_cache.py): the host's architecture.
-  static const Triple::ArchType HostArch = Triple(sys::getProcessTriple()).getArch();
-  bool reusable = !setsOptions && defaultLlcFlags(request.llc) && !module->getCodeModel() &&
-                  triple.getArch() == HostArch;
-  MachineLease machine = leaseMachine(triple, choice.target, request, reusable);
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, choice.target, request);
   applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
@@ -365,9 +314,11 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // interprocedural passes see all of it; only code generation is parallel.
   optimise(*module, *machine, request);
   if (!split)
-    return Compiled{{emit(*module, machine, request)}, std::move(diagnostics.warnings)};
+    return Compiled{{emit(*module, *machine, request)}, std::move(diagnostics.warnings)};
 
-  // Each part in a context of its own with its own machine (split.h).
+  // Each part in a context of its own with its own machine (split.h): the
+  // whole module's machine has seen that module (its subtargets, its
+  // module-chosen code model), so no part inherits it.
   std::vector<std::string> bitcode = splitToBitcode(*module, parts);
   std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
   runInParallel(bitcode.size(), [&](size_t index) {
@@ -376,10 +327,9 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     Diagnostics &partDiagnostics = *partHandler;
     partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
     std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
-    MachineLease partMachine =
-        index == 0 ? std::move(machine) : leaseMachine(triple, choice.target, request, reusable);
+    std::unique_ptr<TargetMachine> partMachine = createTargetMachine(triple, choice.target, request);
     applyModuleSettings(*partMachine, *part);
-    outputs[index] = emit(*part, partMachine, request);
+    outputs[index] = emit(*part, *partMachine, request);
     warnings[index] = std::move(partDiagnostics.warnings);
   });
   for (std::string &text : warnings)

@@ -20,39 +20,6 @@ namespace llvmplug {
 
 namespace {
 
-enum class Kind { Bool, Value };
-
-// -NAME, -NAME=VALUE, --NAME=VALUE, and for Value flags -NAME VALUE.
-// Returns the value ("true" for a bare boolean flag) or nullopt.
-std::optional<std::string> take(const std::vector<std::string> &tokens, size_t &i, StringRef name,
-                                Kind kind) {
-  StringRef token = tokens[i];
-  if (!token.consume_front("-"))
-    return std::nullopt;
-  token.consume_front("-");
-  if (!token.consume_front(name))
-    return std::nullopt;
-  if (token.consume_front("="))
-    return token.str();
-  if (!token.empty())
-    return std::nullopt;
-  if (kind == Kind::Bool)
-    return std::string("true");
-  if (i + 1 == tokens.size())
-    throw Failure(LLVMPLUG_ERROR_OPTION, "-" + name.str() + " needs a value");
-  return tokens[++i];
-}
-
-bool boolean(StringRef name, StringRef value) {
-  // cl::opt<bool>'s spellings.
-  if (value == "true" || value == "TRUE" || value == "True" || value == "1")
-    return true;
-  if (value == "false" || value == "FALSE" || value == "False" || value == "0")
-    return false;
-  throw Failure(LLVMPLUG_ERROR_OPTION,
-                "-" + name.str() + " takes true or false, not '" + value.str() + "'");
-}
-
 void checkBinutilsVersion(StringRef text) {
   // llc's rule: 'none' or major[.minor], major > 0.
   if (text.empty() || text == "none")
@@ -68,40 +35,70 @@ void checkBinutilsVersion(StringRef text) {
 
 } // namespace
 
+std::optional<std::string> takeFlag(const std::vector<std::string> &tokens, size_t &i,
+                                    std::string_view name, FlagKind kind) {
+  StringRef token = tokens[i];
+  if (!token.consume_front("-"))
+    return std::nullopt;
+  token.consume_front("-");
+  if (!token.consume_front(name))
+    return std::nullopt;
+  if (token.consume_front("="))
+    return token.str();
+  if (!token.empty())
+    return std::nullopt;
+  if (kind == FlagKind::Bool)
+    return std::string("true");
+  if (i + 1 == tokens.size())
+    throw Failure(LLVMPLUG_ERROR_OPTION, "-" + std::string(name) + " needs a value");
+  return tokens[++i];
+}
+
+bool flagBoolean(std::string_view name, std::string_view value) {
+  if (value == "true" || value == "TRUE" || value == "True" || value == "1")
+    return true;
+  if (value == "false" || value == "FALSE" || value == "False" || value == "0")
+    return false;
+  throw Failure(LLVMPLUG_ERROR_OPTION, "-" + std::string(name) + " takes true or false, not '" +
+                                           std::string(value) + "'");
+}
+
 bool takeLlcFlag(const std::vector<std::string> &tokens, size_t &i, LlcFlags &flags) {
   size_t start = i;
   auto refuse = [&](const std::string &why) {
     throw Failure(LLVMPLUG_ERROR_OPTION, "llc's '" + tokens[start] + "' is not supported: " + why);
   };
-  if (auto v = take(tokens, i, "show-mc-encoding", Kind::Bool)) {
-    flags.showMCEncoding = boolean("show-mc-encoding", *v);
-  } else if (auto v = take(tokens, i, "preserve-as-comments", Kind::Bool)) {
-    flags.preserveComments = boolean("preserve-as-comments", *v);
-  } else if (auto v = take(tokens, i, "dwarf-directory", Kind::Bool)) {
-    flags.dwarfDirectory = boolean("dwarf-directory", *v);
-  } else if (auto v = take(tokens, i, "disable-simplify-libcalls", Kind::Bool)) {
-    flags.disableSimplifyLibCalls = boolean("disable-simplify-libcalls", *v);
-  } else if (auto v = take(tokens, i, "binutils-version", Kind::Value)) {
+  if (auto v = takeFlag(tokens, i, "asm-verbose", FlagKind::Bool)) {
+    flags.asmVerbose = flagBoolean("asm-verbose", *v);
+  } else if (auto v = takeFlag(tokens, i, "show-mc-encoding", FlagKind::Bool)) {
+    flags.showMCEncoding = flagBoolean("show-mc-encoding", *v);
+  } else if (auto v = takeFlag(tokens, i, "preserve-as-comments", FlagKind::Bool)) {
+    flags.preserveComments = flagBoolean("preserve-as-comments", *v);
+  } else if (auto v = takeFlag(tokens, i, "dwarf-directory", FlagKind::Bool)) {
+    flags.dwarfDirectory = flagBoolean("dwarf-directory", *v);
+  } else if (auto v = takeFlag(tokens, i, "disable-simplify-libcalls", FlagKind::Bool)) {
+    flags.disableSimplifyLibCalls = flagBoolean("disable-simplify-libcalls", *v);
+  } else if (auto v = takeFlag(tokens, i, "binutils-version", FlagKind::Value)) {
     checkBinutilsVersion(*v);
     flags.binutilsVersion = *v;
-  } else if (auto v = take(tokens, i, "split-dwarf-file", Kind::Value)) {
+  } else if (auto v = takeFlag(tokens, i, "split-dwarf-file", FlagKind::Value)) {
     flags.splitDwarfFile = *v; // only the name written into the DWARF
-  } else if (auto v = take(tokens, i, "M", Kind::Value)) {
+  } else if (auto v = takeFlag(tokens, i, "M", FlagKind::Value)) {
     flags.instPrinterOptions.push_back(*v); // e.g. -M no-aliases
-  } else if (auto v = take(tokens, i, "o", Kind::Value)) {
+  } else if (auto v = takeFlag(tokens, i, "o", FlagKind::Value)) {
     if (*v != "-")
       refuse("the output is returned, never written to a file (use -o - or leave -o out)");
-  } else if (auto v = take(tokens, i, "x", Kind::Value)) {
+  } else if (auto v = takeFlag(tokens, i, "x", FlagKind::Value)) {
     if (*v != "ir" && *v != "IR" && !v->empty())
       refuse("the input is LLVM IR or bitcode (MIR is not accepted)");
-  } else if (take(tokens, i, "I", Kind::Value) || take(tokens, i, "split-dwarf-output", Kind::Value)) {
+  } else if (takeFlag(tokens, i, "I", FlagKind::Value) || takeFlag(tokens, i, "split-dwarf-output", FlagKind::Value)) {
     refuse("it reads or writes files");
-  } else if (take(tokens, i, "enable-new-pm", Kind::Bool) || take(tokens, i, "run-pass", Kind::Value)) {
+  } else if (takeFlag(tokens, i, "enable-new-pm", FlagKind::Bool) || takeFlag(tokens, i, "run-pass", FlagKind::Value)) {
     refuse("llvmplug runs llc's default (legacy) code generation pipeline");
-  } else if (take(tokens, i, "verify-each", Kind::Bool) || take(tokens, i, "compile-twice", Kind::Bool) ||
-             take(tokens, i, "disable-verify", Kind::Bool) ||
-             take(tokens, i, "discard-value-names", Kind::Bool) ||
-             take(tokens, i, "time-compilations", Kind::Value)) {
+  } else if (takeFlag(tokens, i, "verify-each", FlagKind::Bool) || takeFlag(tokens, i, "compile-twice", FlagKind::Bool) ||
+             takeFlag(tokens, i, "disable-verify", FlagKind::Bool) ||
+             takeFlag(tokens, i, "discard-value-names", FlagKind::Bool) ||
+             takeFlag(tokens, i, "time-compilations", FlagKind::Value)) {
     // Checks and timings: they cannot change the output. (llvmplug always
     // verifies the input, -disable-verify or not.)
   } else {
@@ -112,6 +109,7 @@ bool takeLlcFlag(const std::vector<std::string> &tokens, size_t &i, LlcFlags &fl
 
 void applyLlcFlags(const LlcFlags &flags, TargetOptions &options) {
   options.BinutilsVersion = TargetMachine::parseBinutilsVersion(flags.binutilsVersion);
+  options.MCOptions.AsmVerbose = flags.asmVerbose;
   options.MCOptions.ShowMCEncoding = flags.showMCEncoding;
   options.MCOptions.PreserveAsmComments = flags.preserveComments;
   options.MCOptions.InstPrinterOptions = flags.instPrinterOptions;

@@ -4,14 +4,16 @@
 // -relocation-model...; options.cpp handles those). A few live in llc.cpp
 // alone, so no library knows them: -show-mc-encoding, -preserve-as-comments,
 // -dwarf-directory, -binutils-version, -M, -split-dwarf-file,
-// -disable-simplify-libcalls. This file gives them llc's meaning, so that an
-// llc RUN line from LLVM's test suite works unchanged. (-asm-verbose, -O,
-// -mtriple, -filetype and -passes are read by compiler.cpp.)
+// -disable-simplify-libcalls, -asm-verbose. This file gives them llc's
+// meaning, so that an llc RUN line from LLVM's test suite works unchanged.
+// (-O, -mtriple, -filetype and -passes are read by compiler.cpp, with
+// takeFlag below: one matcher for every flag the shim reads itself.)
 #ifndef LLVMPLUG_LLCFLAGS_H
 #define LLVMPLUG_LLCFLAGS_H
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -24,6 +26,7 @@ class TargetLibraryInfoImpl;
 namespace llvmplug {
 
 struct LlcFlags {
+  bool asmVerbose = true; // llc's default: comments in assembly output
   bool showMCEncoding = false;
   bool preserveComments = true;
   std::optional<bool> dwarfDirectory; // unset: the target decides
@@ -32,6 +35,21 @@ struct LlcFlags {
   std::string splitDwarfFile;
   bool disableSimplifyLibCalls = false;
 };
+
+// How a flag takes its value: a Bool flag alone means true (-NAME), a Value
+// flag alone takes the next token (-NAME VALUE); both take -NAME=VALUE, with
+// one or two leading dashes, as cl::opt does.
+enum class FlagKind { Bool, Value };
+
+// If tokens[i] is -NAME in one of those spellings, advance i past it (and
+// its value) and return the value ("true" for a bare Bool flag).
+// Throws Failure(LLVMPLUG_ERROR_OPTION) for a Value flag without a value.
+std::optional<std::string> takeFlag(const std::vector<std::string> &tokens, size_t &i,
+                                    std::string_view name, FlagKind kind);
+
+// A Bool flag's value, spelled as cl::opt<bool> accepts it (true, TRUE, True,
+// 1 and false, FALSE, False, 0). Throws Failure(LLVMPLUG_ERROR_OPTION).
+bool flagBoolean(std::string_view name, std::string_view value);
 
 // If tokens[i] is one of llc's own flags, record it (taking its value from
 // tokens[i + 1] when written apart), advance i past it and return true.
