@@ -253,15 +253,14 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
           mcErrors += (mcErrors.empty() ? "" : "; ") + error.getMessage().str();
         });
     // DisableVerify: the module was verified already.
-    if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info)) {
-      if (!mcErrors.empty())
-        throw Failure(LLVMPLUG_ERROR_TARGET, "the target cannot emit this file type (" + mcErrors + ")");
+    if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info))
       throw Failure(LLVMPLUG_ERROR_TARGET,
-                    std::string("the target cannot emit this file type") +
+                    "the target cannot emit this file type" +
+                        (mcErrors.empty() ? "" : " (" + mcErrors + ")") +
+                        // NVPTX and XCore write assembly only.
                         (type == CodeGenFileType::ObjectFile
-                             ? ": it writes no object files; use output=\"asm\" (CLI: --emit asm)"
+                             ? std::string(": it writes no object files; use output=\"asm\" (CLI: --emit asm)")
                              : ""));
-    }
     passes.run(module);
     break;
   }

@@ -114,6 +114,11 @@ CASES = [
     ("NVPTX", NVPTX_KERNEL, "-mcpu=sm_90 -O3", ("asm",)),
     ("NVPTX", NVPTX_KERNEL.replace('target triple = "nvptx64-nvidia-cuda"\n', ""), "-march=nvptx64 -mcpu=sm_75", ("asm",)),
     ("NVPTX", LOOP, "-march=nvptx64", ("asm",)),
+    # LLVM 23 writes the lowest PTX version the SM supports unless a ptxNN
+    # feature asks for more: .version 3.2 for sm_30 (LLVM 22 and older wrote
+    # 6.0, their default for CPUs without a ptxNN feature).
+    ("NVPTX", SCALE, "-mtriple=nvptx64 -mcpu=sm_30", ("asm",)),
+    ("NVPTX", SCALE, "-mtriple=nvptx64 -mcpu=sm_90 -mattr=-ptx78", ("asm",)),
     ("AMDGPU", AMD_KERNEL, "-mtriple=amdgcn-amd-amdhsa -mcpu=gfx900", ("asm", "obj")),
     ("AMDGPU", AMD_KERNEL, "-mtriple=amdgcn-amd-amdhsa -mcpu=gfx90a -O3", ("asm", "obj")),
     ("AMDGPU", AMD_KERNEL, "-mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 -show-mc-encoding", ("asm", "obj")),
@@ -186,8 +191,83 @@ def test_every_backend_equals_refllc(refllc, tmp_path, backend, ir, flags, filet
 
 @pytest.mark.parametrize("flags", ["-march=nvptx64", "-mtriple=xcore-unknown-unknown"])
 def test_backends_without_objects_say_so(flags):
-    with pytest.raises(llvmplug.TargetError, match="cannot emit this file type"):
+    with pytest.raises(llvmplug.TargetError, match=r'cannot emit this file type.*use output="asm" \(CLI: --emit asm\)'):
         llvmplug.compile(SCALE, flags=flags, output="obj")
+
+
+@pytest.mark.parametrize("spelling", ["true", "TRUE", "True", "1", "false", "FALSE", "False", "0", ""])
+def test_asm_verbose_takes_cl_opt_bool_spellings_as_llc_does(llc, tmp_path, spelling):
+    """llc's -asm-verbose is a cl::opt<bool>: every spelling it accepts gives llc's output."""
+    flags = f"-asm-verbose={spelling}" if spelling else "-asm-verbose"
+    expected = reference(llc, SCALE, flags, "asm", tmp_path)
+    assert llvmplug.compile(SCALE, flags=f"-passes= {flags}", output="asm") == expected
+    verbose = spelling.lower() in ("true", "1", "")
+    assert (b"# %bb.0:" in expected) == verbose  # the spelling did something
+
+
+# -- bitcode as opt writes it: with the use-list order ------------------------------------
+#
+# Code generation depends on the order of a value's uses (here: the loop
+# counter %pos, used in the loop and after it). Bitcode written without that
+# order reads back with another, so a compile in two steps (IR -> bc, then bc
+# -> obj) gave other code than the same compile in one step.
+
+USE_ORDER = """\
+declare i32 @strcmp(ptr, ptr)
+declare void @use(ptr)
+define void @find(ptr %names, i64 %count, ptr %key, ptr %table, ptr %out) {
+entry:
+  br label %loop
+loop:
+  %pos = phi i32 [ 1, %entry ], [ %pos.next, %next ]
+  %i = phi i64 [ 0, %entry ], [ %i.next, %next ]
+  %slot = getelementptr [8 x i8], ptr %names, i64 %i
+  %name = load ptr, ptr %slot, align 8
+  %cmp = call i32 @strcmp(ptr %key, ptr %name)
+  %same = icmp eq i32 %cmp, 0
+  br i1 %same, label %found, label %next
+next:
+  %pos.next = add nuw i32 %pos, 1
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %count
+  br i1 %done, label %exit, label %loop
+found:
+  %positive = icmp sgt i32 %pos, 0
+  br i1 %positive, label %use, label %exit
+use:
+  %wide = zext nneg i32 %pos to i64
+  %entryp = getelementptr [8 x i8], ptr %table, i64 %wide
+  %back = getelementptr i8, ptr %entryp, i64 -8
+  %item = load ptr, ptr %back, align 8
+  call void @use(ptr %item)
+  %narrow = trunc i32 %pos to i16
+  store i16 %narrow, ptr %out, align 2
+  br label %exit
+exit:
+  ret void
+  uselistorder i32 %pos, { 1, 0, 2, 3 }
+}
+"""
+
+
+def test_the_use_list_order_changes_the_code():
+    """Control: without the order the object differs, so the test below can fail."""
+    plain = USE_ORDER.replace("  uselistorder i32 %pos, { 1, 0, 2, 3 }\n", "")
+    assert llvmplug.compile(plain, flags="-passes=") != llvmplug.compile(USE_ORDER, flags="-passes=")
+
+
+@pytest.mark.parametrize("level", ["-O2", "-passes="])
+def test_bitcode_keeps_the_use_list_order(corpus_files, level):
+    """IR -> bc -> obj (no IR pipeline the second time) gives the one-step object, as opt | llc does."""
+    codegen_level = "" if level == "-passes=" else level
+    for ir in [USE_ORDER] + [path.read_text() for path in corpus_files[::8]]:
+        bitcode = llvmplug.compile(ir, flags=level, output="bc")
+        assert llvmplug.compile(bitcode, flags=f"-passes= {codegen_level}") == llvmplug.compile(ir, flags=level)
+
+
+def test_ir_text_leaves_the_use_list_order_out_as_opt_s_does():
+    # opt -S prints no uselistorder directives unless -preserve-ll-uselistorder.
+    assert b"uselistorder" not in llvmplug.compile(USE_ORDER, flags="-passes=", output="ll")
 
 
 DEBUG_MODULE = """\
