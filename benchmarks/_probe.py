@@ -11,9 +11,9 @@ Run by path with a JSON request; prints one JSON object:
 - ``{"what": "llvmlite", "module": IR}``: RSS before and after llvmlite compiled it;
 - ``{"what": "standby", "module": IR, "standby": bool}``: RSS with one private
   Plugin that compiled, with or without its warmed standby copy;
-- ``{"what": "floor", "number": N, "repeat": R}``: best mean seconds per
-  compile of an empty module (-O2, and -O2 -passes=), as this process's
-  environment configures the shim (LLVMPLUG_NO_MACHINE_CACHE).
+- ``{"what": "floor", "number": N, "repeat": R}``: median seconds per
+  compile of the smallest module with a function (``define void @f()``):
+  to an object at -O2, at -O2 with -passes= (codegen only), to bitcode at -O2.
 """
 
 from __future__ import annotations
@@ -88,12 +88,16 @@ def standby(module: str, standby: bool) -> int | None:
 
 
 def floor(number: int, repeat: int) -> dict[str, float]:
+    import statistics
+
     import llvmplug
 
     plugin = llvmplug.Plugin(private=True)
-    empty = "; an empty module\n"
-    return {flags: min(timed(lambda f=flags: plugin.compile(empty, flags=f), repeat, number))
-            for flags in ("-O2", "-O2 -passes=")}
+    module = "define void @f() {\n  ret void\n}\n"
+    requests = {"obj -O2": ("-O2", "obj"), "obj -O2 -passes=": ("-O2 -passes=", "obj"), "bc -O2": ("-O2", "bc")}
+    return {name: statistics.median(timed(lambda f=flags, o=output: plugin.compile(module, flags=f, output=o),
+                                          repeat * number))
+            for name, (flags, output) in requests.items()}
 
 
 if __name__ == "__main__":
