@@ -25,14 +25,6 @@ import pytest
 DATA = Path(__file__).resolve().parent / "data"
 
 PLAIN = "define void @f() {\n  ret void\n}\n"
-SCALE = """\
-define i32 @scale(i32 %x, i32 %y) {
-entry:
-  %product = mul i32 %x, %y
-  %sum = add i32 %product, 7
-  ret i32 %sum
-}
-"""
 LOOP = (DATA / "loop.ll").read_text()
 # Profile data: at -O2 the CGProfile pass turns it into "CG Profile" entries
 # for the object writer (issue 18's first reproduction).
@@ -59,22 +51,7 @@ declare void @llvm.pseudoprobe(i64, i64, i32, i64)
 !llvm.pseudo_probe_desc = !{!0}
 !0 = !{i64 6699318081062747564, i64 4294967295, !"probed"}
 """
-DEBUG = """\
-define i32 @twice(i32 %x) !dbg !7 {
-  %y = shl i32 %x, 1, !dbg !10
-  ret i32 %y, !dbg !10
-}
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!3, !4}
-!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "test", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)
-!1 = !DIFile(filename: "dbg.c", directory: "/src")
-!3 = !{i32 7, !"Dwarf Version", i32 4}
-!4 = !{i32 2, !"Debug Info Version", i32 3}
-!7 = distinct !DISubprogram(name: "twice", scope: !1, file: !1, line: 1, type: !8, scopeLine: 1, unit: !0)
-!8 = !DISubroutineType(types: !9)
-!9 = !{null}
-!10 = !DILocation(line: 2, column: 3, scope: !7)
-"""
+DEBUG = (DATA / "dbg.ll").read_text()
 # Module flags AsmPrinters and object-file lowerings read (each target reads
 # its own), a module-chosen code model, constructors, llvm.used and
 # dependent libraries.
@@ -128,7 +105,7 @@ define i32 @read() {
 """
 MODULE_ASM = 'module asm ".globl modasm"\nmodule asm "modasm = 42"\ndefine void @g() {\n  ret void\n}\n'
 
-MODULES = {"plain": PLAIN, "scale": SCALE, "loop": LOOP, "pgo": PGO, "cg_profile": CG_PROFILE,
+MODULES = {"plain": PLAIN, "loop": LOOP, "pgo": PGO, "cg_profile": CG_PROFILE,
            "pseudo_probe": PSEUDO_PROBE, "debug": DEBUG, "flags": FLAGS, "long": LONG, "eh": EH, "tls": TLS,
            "module_asm": MODULE_ASM}
 
