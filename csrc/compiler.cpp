@@ -299,6 +299,10 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   const Triple &triple = choice.triple;
   if (!alone && targetWritesOptions(triple))
     throw RunAlone{}; // before a target machine exists for it
+  // A TargetMachine per compile, as a pipeline (emit): the subtargets it
+  // caches hold per-module state (SPIR-V's global registry keeps the types of
+  // the last module's context, so a reused machine fails at instruction
+  // selection), and applyModuleSettings sets the module's code model on it.
   std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, choice.target, request);
   applyModuleSettings(*machine, *module);
   module->setTargetTriple(triple);
