@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "failure.h"
+#include "gpu_checks.h"
 #include "link.h"
 #include "llcflags.h"
 #include "machine_cache.h"
@@ -364,6 +365,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // The whole module is optimised before it is split, so that inlining and
   // interprocedural passes see all of it; only code generation is parallel.
   optimise(*module, *machine, request);
+  if (request.output == Output::Object || request.output == Output::Assembly)
+    diagnostics.warnings += undefinedGpuFunctions(*module, triple);
   if (!split)
     return Compiled{{emit(*module, machine, request)}, std::move(diagnostics.warnings)};
 

@@ -39,11 +39,16 @@ from ._args import Flags, Module
 from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
 from .cache import Cache, CacheStats, fingerprint
 from .plugin import Plugin
+from .gpu import libdevice, libdevice_path
 from .pool import Pool
+from .syslib import system_library
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "libdevice",
+    "libdevice_path",
+    "system_library",
     "ArgumentError",
     "ArgumentTypeError",
     "Cache",
