@@ -45,7 +45,8 @@ from ._common import load_average, machine_info, markdown_table, mib, progress
 from .corpus import corpus_dir
 
 # Run in this order (latency first, on a quiet process).
-SECTIONS = ["latency", "overhead", "reset", "throughput", "cache", "recovery", "memory", "artefacts", "soak", "gpu"]
+SECTIONS = ["latency", "overhead", "reset", "throughput", "cache", "recovery", "memory", "artefacts", "soak", "gpu",
+            "run_code", "parallel"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=Path("benchmark-results"),
                         help="directory for benchmarks.md/.json/.png (default: ./benchmark-results)")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION", help="run only these sections")
+    parser.add_argument("--update-docs", action="store_true",
+                        help="rewrite the figures quoted in README.md and docs/*.md from this run "
+                        "(benchmarks/claims.py); use with a full run and --out docs")
     return parser
 
 
@@ -114,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
             [t["target"], t["measured"], "n/a" if t["met"] is None else "yes" if t["met"] else "**no**", t["note"]] for t in targets]), ""]
     (args.out / "benchmarks.md").write_text("\n".join(out + parts))
     (args.out / "benchmarks.json").write_text(json.dumps(report, indent=1, default=str))
+    if args.update_docs:
+        from . import claims
+
+        for path in claims.update(report):
+            progress(f"updated the figures of {path}")
     progress(f"done in {report['seconds']:.0f} s: {args.out / 'benchmarks.md'}"
              + (f"; FAILED: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0

@@ -73,9 +73,10 @@ file(CONFIGURE OUTPUT "${LLVMPLUG_GENERATED_DIR}/llvmplug_targets.def"
 
 # What the pipeline in csrc/compiler.cpp touches: IR, both IR readers, the
 # linker (modules linked in before optimisation) and the bitcode writer, the
+# ThinLTO driver (csrc/thin.cpp), the
 # new pass manager's pipelines, codegen, and the backends above.
 llvm_map_components_to_libnames(LLVMPLUG_LLVM_LIBRARIES
-  core irreader asmparser bitreader bitwriter linker ipo passes
+  core irreader asmparser bitreader bitwriter linker ipo passes lto
   codegen asmprinter mc target targetparser support
   ${_llvmplug_target_components})
 

@@ -15,6 +15,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
 static_assert(LLVMPLUG_ABI_VERSION == (LLVMPLUG_ABI_MAJOR << 16 | LLVMPLUG_ABI_MINOR),
@@ -94,6 +95,30 @@ llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_c
     Compiled compiled = compileModule(
         llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
         text(target), text(flags), links, parts);
+    result.parts = std::move(compiled.parts);
+    result.message = std::move(compiled.warnings);
+  });
+}
+
+llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules, size_t module_count,
+                                         const llvmplug_buffer *links, size_t link_count,
+                                         const char *target, const char *flags, unsigned threads,
+                                         llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &result) {
+    if (!modules || module_count == 0)
+      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "no module given (modules is NULL or module_count is 0)");
+    if (!links && link_count)
+      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "links is NULL but link_count is not 0");
+    std::vector<llvm::StringRef> inputs, linked;
+    for (auto [buffers, count, kind, into] :
+         {std::tuple{modules, module_count, "module", &inputs}, {links, link_count, "link module", &linked}})
+      for (size_t i = 0; i < count; ++i) {
+        if (!buffers[i].data || buffers[i].size == 0)
+          throw Failure(LLVMPLUG_ERROR_ARGUMENT,
+                        std::string(kind) + " " + std::to_string(i) + " is NULL or empty");
+        into->emplace_back(static_cast<const char *>(buffers[i].data), buffers[i].size);
+      }
+    Compiled compiled = compileModules(inputs, linked, text(target), text(flags), threads);
     result.parts = std::move(compiled.parts);
     result.message = std::move(compiled.warnings);
   });

@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "failure.h"
+#include "gpu_checks.h"
 #include "link.h"
 #include "llcflags.h"
 #include "nesting.h"
@@ -8,6 +9,7 @@
 #include "runtime.h"
 #include "split.h"
 #include "targets.h"
+#include "thin.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
@@ -268,6 +270,37 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
   return std::string(buffer.str());
 }
 
+// What ThinLTO needs of the request: the same machine configuration as
+// createTargetMachine's, the levels, and where to stop.
+ThinSettings thinSettings(const Triple &triple, const Request &request, unsigned threads) {
+  ThinSettings settings;
+  settings.triple = triple;
+  settings.cpu = codegen::getCPUStr();
+  settings.features = codegen::getFeaturesStr();
+  settings.options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
+  applyLlcFlags(request.llc, settings.options);
+  settings.options.MCOptions.AsmVerbose = request.asmVerbose;
+  settings.relocModel = codegen::getExplicitRelocModel();
+  settings.codeModel = codegen::getExplicitCodeModel();
+  settings.optLevel = request.level == OptimizationLevel::O0   ? 0
+                      : request.level == OptimizationLevel::O1 ? 1
+                      : request.level == OptimizationLevel::O2 ? 2
+                                                               : 3;
+  settings.codegenLevel = request.codegenLevel;
+  settings.output = request.output == Output::Assembly ? ThinSettings::Output::Assembly
+                    : request.output == Output::Bitcode ? ThinSettings::Output::Bitcode
+                                                        : ThinSettings::Output::Object;
+  settings.threads = threads;
+  return settings;
+}
+
+std::string toBitcode(const Module &module) {
+  std::string bytes;
+  raw_string_ostream os(bytes);
+  WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true);
+  return bytes;
+}
+
 // With the runtime lock held as compileModule chose it.
 // Thrown by a compile under the shared lock that turns out to need the
 // exclusive one (its target writes options: targetWritesOptions); nothing
@@ -313,9 +346,19 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
-  // The whole module is optimised before it is split, so that inlining and
-  // interprocedural passes see all of it; only code generation is parallel.
+  if (split && !request.passes) {
+    // Split first, then optimise and generate the parts in parallel, ThinLTO's
+    // way: summaries and cross-part importing keep inlining across parts
+    // (thin.h). The parts are unoptimised here.
+    std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+    ThinResult thin = compileThin(bitcode, thinSettings(triple, request, unsigned(bitcode.size())));
+    return Compiled{std::move(thin.outputs), std::move(diagnostics.warnings) + thin.warnings};
+  }
+  // With -passes the given pipeline runs over the whole module before it is
+  // split; only code generation is parallel.
   optimise(*module, *machine, request);
+  if (request.output == Output::Object || request.output == Output::Assembly)
+    diagnostics.warnings += undefinedGpuFunctions(*module, triple);
   if (!split)
     return Compiled{{emit(*module, *machine, request)}, std::move(diagnostics.warnings)};
 
@@ -368,6 +411,57 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
   }
   exclusive.lock();
   return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true);
+}
+
+Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, StringRef target,
+                        StringRef flags, unsigned threads) {
+  Request request = parseRequest(target, flags);
+  if (request.passes)
+    throw Failure(LLVMPLUG_ERROR_OPTION,
+                  "-passes cannot be used when modules are optimised together (ThinLTO runs its own "
+                  "pipelines, chosen by -O0..-O3)");
+  if (request.output == Output::Text)
+    throw Failure(LLVMPLUG_ERROR_ARGUMENT,
+                  "modules optimised together produce objects, assembly or bitcode, not IR text");
+  // Alone: the work is parallel inside the call already.
+  ExclusiveLock exclusive(runtimeLock());
+  const OptionRegistry &options = runtime();
+  std::vector<Setting> settings = options.resolve(request.llvmFlags);
+  if (!request.llvmFlags.empty())
+    forgetMachines();
+  ScopedOptions scope(options, settings, /*alone=*/true);
+
+  std::vector<std::string> prepared;
+  std::string warnings;
+  std::optional<Triple> common;
+  for (size_t index = 0; index < modules.size(); ++index) {
+    LLVMContext context;
+    auto handler = std::make_unique<Diagnostics>();
+    Diagnostics &diagnostics = *handler;
+    context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
+    StringRef bytes = modules[index];
+    std::unique_ptr<Module> module = parseWithinLimits(bytes, [&] { return parseModule(bytes, context); });
+    std::string problems;
+    raw_string_ostream problemStream(problems);
+    if (verifyModule(*module, &problemStream))
+      throw Failure(LLVMPLUG_ERROR_VERIFY, "module " + std::to_string(index) + ": " + StringRef(problems).trim().str());
+    TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
+    if (common && *common != choice.triple)
+      throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" + choice.triple.str() +
+                                               "', module 0 for '" + common->str() + "'");
+    common = choice.triple;
+    std::unique_ptr<TargetMachine> machine = createTargetMachine(choice.triple, choice.target, request);
+    applyModuleSettings(*machine, *module);
+    module->setTargetTriple(choice.triple);
+    module->setDataLayout(machine->createDataLayout());
+    linkModules(*module, links, context);
+    codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
+                                   codegen::getTuneCPUStr());
+    prepared.push_back(toBitcode(*module));
+    warnings += diagnostics.warnings;
+  }
+  ThinResult thin = compileThin(prepared, thinSettings(*common, request, std::max(threads, 1u)));
+  return Compiled{std::move(thin.outputs), warnings + thin.warnings};
 }
 
 Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, StringRef flags) {

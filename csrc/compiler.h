@@ -26,6 +26,12 @@ struct Compiled {
 Compiled compileModule(llvm::StringRef module, llvm::StringRef target, llvm::StringRef flags,
                        llvm::ArrayRef<llvm::StringRef> links, unsigned parts);
 
+// Several modules (translation units) optimised and generated together,
+// ThinLTO's way (thin.h): one output per module. `links` are linked into
+// each. Takes the runtime lock exclusively. Throws Failure.
+Compiled compileModules(llvm::ArrayRef<llvm::StringRef> modules, llvm::ArrayRef<llvm::StringRef> links,
+                        llvm::StringRef target, llvm::StringRef flags, unsigned threads);
+
 // The same for one module with the runtime lock already held and `flags`
 // setting no LLVM option (for the runtime's own warm-up compile).
 Compiled compileWithLockHeld(const OptionRegistry &options, llvm::StringRef module,

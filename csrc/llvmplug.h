@@ -43,7 +43,7 @@
 
 /* Outside the cdef region: cffi reads only plain integer #defines. */
 #define LLVMPLUG_ABI_MAJOR 2
-#define LLVMPLUG_ABI_MINOR 0
+#define LLVMPLUG_ABI_MINOR 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,7 +54,7 @@ extern "C" {
 /* major << 16 | minor: LLVMPLUG_ABI_MAJOR and LLVMPLUG_ABI_MINOR above (a
  * static_assert in abi.cpp keeps the three in step). A loader states the
  * major it speaks and the least minor it needs, and refuses anything else. */
-#define LLVMPLUG_ABI_VERSION 0x00020000
+#define LLVMPLUG_ABI_VERSION 0x00020001
 
 typedef enum llvmplug_status {
   LLVMPLUG_OK = 0,
@@ -131,6 +131,29 @@ LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
                                               const char *flags,
                                               unsigned parts,
                                               llvmplug_result **out);
+
+/* Compile several modules (translation units) together, ThinLTO's way: each
+ * gets a summary, a serial "thin link" decides what each imports from the
+ * others (so inlining crosses modules), then each is optimised and generated
+ * on its own thread. The outputs are the same whatever `threads` is.
+ *  modules, module_count: the modules, each LLVM IR text or bitcode;
+ *    module_count >= 1. Their definitions must not conflict (LINK).
+ *  links, link_count: modules linked into each module first, as for
+ *    llvmplug_compile's modules[1..]; links may be NULL when link_count is 0.
+ *  target, flags: as for llvmplug_compile, but -passes is refused (ThinLTO
+ *    runs its own pipelines, chosen by -O0..-O3) and -filetype=ll too.
+ *    -filetype=bc stops before code generation: optimised bitcode.
+ *  threads: at most this many modules are worked on at once (0 means 1).
+ *  out: one part per module, in order. Runs alone (an exclusive lock):
+ *    the work inside is parallel already. Since ABI 2.1. */
+LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules,
+                                                      size_t module_count,
+                                                      const llvmplug_buffer *links,
+                                                      size_t link_count,
+                                                      const char *target,
+                                                      const char *flags,
+                                                      unsigned threads,
+                                                      llvmplug_result **out);
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
  * host_triple, process_triple, host_cpu, host_features, targets (name,

@@ -39,11 +39,16 @@ from ._args import Flags, Module
 from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
 from .cache import Cache, CacheStats, fingerprint
 from .plugin import Plugin
+from .gpu import libdevice, libdevice_path
 from .pool import Pool
+from .syslib import system_library
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "libdevice",
+    "libdevice_path",
+    "system_library",
     "ArgumentError",
     "ArgumentTypeError",
     "Cache",
@@ -68,6 +73,7 @@ __all__ = [
     "VerifyError",
     "WorkerCrashedError",
     "compile",
+    "compile_modules",
     "compile_parts",
     "default_plugin",
     "fingerprint",
@@ -115,6 +121,20 @@ def compile_parts(
     """Split code generation with the default Plugin. See :meth:`Plugin.compile_parts`."""
     return default_plugin().compile_parts(module, target, flags, parts=parts, output=output, link=link,
                                           cache=cache)
+
+
+def compile_modules(
+    modules: Sequence[Module],
+    target: str | None = None,
+    flags: Flags = (),
+    *,
+    output: str = "obj",
+    link: Sequence[Module] = (),
+    threads: int | None = None,
+) -> list[bytes]:
+    """Several modules optimised and generated together with the default Plugin.
+    See :meth:`Plugin.compile_modules`."""
+    return default_plugin().compile_modules(modules, target, flags, output=output, link=link, threads=threads)
 
 
 def info() -> dict[str, Any]:

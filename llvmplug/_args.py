@@ -23,6 +23,7 @@ Flags = Union[str, Sequence[str]]
 
 OUTPUTS = ("obj", "asm", "bc", "ll")
 PART_OUTPUTS = ("obj", "asm")  # what split code generation can produce
+TOGETHER_OUTPUTS = ("obj", "asm", "bc")  # compile_modules: bc stops before code generation
 ISOLATIONS = ("none", "process")
 POLICIES = ("safe", "all")
 
@@ -82,13 +83,18 @@ def module_bytes(module: Any, what: str = "module") -> bytes:
     return data
 
 
-def modules(module: Any, link: Any) -> list[bytes]:
-    """The module to compile followed by the modules to link into it."""
+def link_modules(link: Any) -> list[bytes]:
+    """The modules to link in."""
     if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
         raise errors.ArgumentTypeError(
             f"link must be a sequence of modules (IR text or bitcode), not {type(link).__name__}"
         )
-    return [module_bytes(module)] + [module_bytes(m, f"link[{i}]") for i, m in enumerate(link)]
+    return [module_bytes(m, f"link[{i}]") for i, m in enumerate(link)]
+
+
+def modules(module: Any, link: Any) -> list[bytes]:
+    """The module to compile followed by the modules to link into it."""
+    return [module_bytes(module)] + link_modules(link)
 
 
 def flags_string(flags: Any) -> str:
@@ -127,6 +133,16 @@ def compile_line(output: str, flags: Any, outputs: Sequence[str] = OUTPUTS) -> s
     """The flags line of one compile: the output kind first, so a -filetype= in flags wins."""
     choice(output, "output", outputs)
     return f"-filetype={output} {flags_string(flags)}"
+
+
+def module_list(values: Any) -> list[bytes]:
+    """The translation units of compile_modules: a non-empty sequence of modules."""
+    if isinstance(values, (str, bytes, bytearray, memoryview)) or not isinstance(values, Sequence):
+        raise errors.ArgumentTypeError(
+            f"modules must be a sequence of modules (IR text or bitcode), not {type(values).__name__}")
+    if not values:
+        raise errors.ArgumentError("modules is empty: give at least one module")
+    return [module_bytes(m, f"modules[{i}]") for i, m in enumerate(values)]
 
 
 def parts(value: Any) -> int:

@@ -339,6 +339,15 @@ class LocalBackend:
                                             line.encode(), parts)
         return data, [message] if message else []
 
+    def compile_modules(self, modules: list[bytes], links: list[bytes], target: str, line: str,
+                        threads: int, timeout: float | None = None) -> tuple[list[bytes], list[str]]:
+        array, keep = _abi.buffers(modules)
+        link_array, link_keep = _abi.buffers(links) if links else (_abi.ffi().NULL, [])
+        with self._calling() as lib:
+            data, message = _abi.call_parts(lib, "llvmplug_compile_modules", array, len(keep), link_array,
+                                            len(link_keep), target.encode(), line.encode(), threads)
+        return data, [message] if message else []
+
     def info(self) -> dict[str, Any]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_info")

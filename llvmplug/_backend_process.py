@@ -393,6 +393,12 @@ class ProcessBackend:
         result, warnings = self._call("compile", modules, target, line, parts, timeout=timeout)
         return result, warnings
 
+    def compile_modules(self, modules: list[bytes], links: list[bytes], target: str, line: str,
+                        threads: int, timeout: float | None = None) -> tuple[list[bytes], list[str]]:
+        result: list[bytes]
+        result, warnings = self._call("compile_modules", modules, links, target, line, threads, timeout=timeout)
+        return result, warnings
+
     def info(self) -> dict[str, Any]:
         return self._call("info")[0]  # type: ignore[no-any-return]
 

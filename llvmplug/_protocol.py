@@ -98,6 +98,9 @@ def _value_ok(method: str, args: tuple[Any, ...], value: Any) -> bool:
         parts = args[3]
         return (isinstance(value, list) and 1 <= len(value) <= max(parts, 1)
                 and all(type(item) is bytes for item in value))
+    if method == "compile_modules":  # one output per module
+        return (isinstance(value, list) and len(value) == len(args[0])
+                and all(type(item) is bytes for item in value))
     if method in ("info", "target_info"):
         return isinstance(value, dict)
     if method == "options":

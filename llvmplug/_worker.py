@@ -24,7 +24,7 @@ from . import _protocol, errors
 from ._backend_local import LocalBackend
 
 # What the parent may call; anything else is a bug in the parent.
-METHODS = frozenset({"compile", "info", "target_info", "set_options", "clear_options", "options"})
+METHODS = frozenset({"compile", "compile_modules", "info", "target_info", "set_options", "clear_options", "options"})
 
 
 def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
@@ -55,7 +55,7 @@ def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...]) -> tuple[A
         return ("error", errors.InternalError(f"llvmplug worker: {type(error).__name__}: {error}"),
                 backend.poisoned)
     messages: list[str] = []
-    if method == "compile":
+    if method in ("compile", "compile_modules"):
         value, messages = value
     return ("ok", value, messages, backend.poisoned)
 

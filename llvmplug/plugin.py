@@ -278,6 +278,49 @@ class Plugin:
         return self._compile(module, target, flags, output, link, timeout, cache, parts=count,
                              outputs=_args.PART_OUTPUTS)
 
+    def compile_modules(
+        self,
+        modules: Sequence[Module],
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        output: str = "obj",
+        link: Sequence[Module] = (),
+        threads: int | None = None,
+        timeout: float | None = None,
+    ) -> list[bytes]:
+        """Compile several modules (translation units) together, ThinLTO's way.
+
+        Each module gets a summary; a serial "thin link" decides which
+        functions each imports from the others, so inlining crosses modules;
+        then each is optimised and generated on its own thread. Returns one
+        output per module, in order, the same whatever ``threads`` is; linked
+        together they make the program. A static function called from another
+        module is promoted under a unique ``.llvm.<hash>`` name.
+
+        Args:
+            modules: the modules, IR text or bitcode; their definitions must
+                not conflict (``LinkError``).
+            output: ``"obj"``, ``"asm"``, or ``"bc"`` to stop before code
+                generation and get each module optimised, as bitcode.
+            link: modules linked into each module first (libdevice...).
+            threads: the most modules worked on at once; ``None``: one per CPU.
+
+        ``flags`` are :meth:`compile`'s except ``-passes`` (ThinLTO runs its
+        own pipelines, chosen by ``-O0``..``-O3``). Not cached. The other
+        arguments and the errors are :meth:`compile`'s.
+        """
+        seconds = _args.timeout(timeout, self._isolation)
+        units = _args.module_list(modules)
+        links = _args.link_modules(link)
+        triple = _args.target(target)
+        line = _args.compile_line(output, flags, _args.TOGETHER_OUTPUTS)
+        count = _args.parts(threads)
+        data, messages = self._backend.compile_modules(units, links, triple, line, count, seconds)
+        for message in messages:
+            warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
+        return list(data)
+
     def _compile(self, module: Any, target: Any, flags: Any, output: Any, link: Any, timeout: Any,
                  cache: Any, *, parts: int, outputs: Sequence[str]) -> list[bytes]:
         seconds = _args.timeout(timeout, self._isolation)

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 # Plain enough for every LLVM from 14 to 23 to read the same way.
@@ -352,6 +353,44 @@ def scenario_torch(order: str) -> dict[str, Any]:
     return {"torch": tensors, "plug": outputs, "torch_again": torch_run()}
 
 
+ORCJIT_KERNELS = Path(__file__).resolve().parents[1] / "examples" / "tvm_ffi_kernels.ll"
+
+
+def orcjit_run() -> dict[str, Any]:
+    """tvm-ffi-orcjit (its own hidden LLVM 23) links an llvmplug object into the process and runs it."""
+    import numpy as np
+    import tvm_ffi_orcjit
+
+    import llvmplug
+
+    obj = llvmplug.compile(ORCJIT_KERNELS.read_text(), flags="-O3 -relocation-model=pic")
+    module = tvm_ffi_orcjit.ExecutionSession().load_module(obj)
+    values = np.arange(5, dtype=np.float32)
+    module.scale(values, 3.0)
+    return {"add_one": module.add_one(41), "scaled": values.tolist(), "object": obj.hex()}
+
+
+def scenario_orcjit(order: str) -> dict[str, Any]:
+    """tvm-ffi-orcjit loads and runs llvmplug's code while llvmplug compiles in the same process."""
+    if order == "orcjit-first":
+        import tvm_ffi_orcjit
+
+        tvm_ffi_orcjit.ExecutionSession()  # its LLVM is up before llvmplug's
+        outputs = plug()
+        ran = orcjit_run()
+    else:
+        outputs = plug()
+        ran = orcjit_run()
+    return {"orcjit": ran, "plug": outputs, "plug_again": plug()}
+
+
+def scenario_orcjit_clean() -> dict[str, Any]:
+    """The object llvmplug makes of the orcjit kernels in a process of its own."""
+    import llvmplug
+
+    return {"object": llvmplug.compile(ORCJIT_KERNELS.read_text(), flags="-O3 -relocation-model=pic").hex()}
+
+
 def scenario_everything(path: str) -> dict[str, Any]:
     """System libLLVM (intel set) + llvmlite + Numba + PyTorch + two private llvmplugs + the default."""
     import llvmplug
@@ -416,6 +455,8 @@ SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
     "llvmlite": scenario_llvmlite,
     "numba": scenario_numba,
     "torch": scenario_torch,
+    "orcjit": scenario_orcjit,
+    "orcjit-clean": scenario_orcjit_clean,
     "everything": scenario_everything,
 }
 

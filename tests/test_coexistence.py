@@ -114,6 +114,18 @@ def test_llvmlite(order, setter, clean, llvmlite_clean):
         assert result["llvmlite_after"] == llvmlite_clean
 
 
+@needs("tvm_ffi_orcjit")
+@pytest.mark.parametrize("order", ["orcjit-first", "llvmplug-first"])
+def test_orcjit(order, clean):
+    """tvm-ffi-orcjit's LLVM beside llvmplug's: llvmplug's code runs under it, outputs are unchanged."""
+    reference = run("orcjit-clean")["object"]
+    result = run("orcjit", order)
+    assert result["orcjit"]["add_one"] == 42
+    assert result["orcjit"]["scaled"] == [0.0, 3.0, 6.0, 9.0, 12.0]
+    assert result["orcjit"]["object"] == reference
+    assert result["plug"] == result["plug_again"] == clean
+
+
 @needs("numba")
 @pytest.mark.parametrize("order", ["numba-first", "llvmplug-first"])
 def test_numba(order, clean):

@@ -7,6 +7,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -16,3 +18,14 @@ def test_quickstart_runs():
     assert result.returncode == 0, result.stderr
     assert "triangle(100) = 4950" in result.stdout
     assert "did you mean -unroll-max-count?" in result.stdout
+
+
+def test_run_with_orcjit_runs():
+    """IR to running code with llvmplug and tvm-ffi-orcjit, no system toolchain (the `run` extra)."""
+    pytest.importorskip("tvm_ffi_orcjit", reason="apache-tvm-ffi-orcjit is in the test and run extras")
+    result = subprocess.run([sys.executable, str(EXAMPLES / "run_with_orcjit.py")], capture_output=True,
+                            text=True, timeout=120, cwd=tempfile.gettempdir())
+    assert result.returncode == 0, result.stderr
+    assert "add_one(41) = 42" in result.stdout
+    assert "scale(arange(8), 0.5) = [0.  0.5 1.  1.5 2.  2.5 3.  3.5]" in result.stdout
+    assert "raised TypeError: scale(x, factor) takes a contiguous 1-D float32 tensor" in result.stdout

@@ -67,12 +67,43 @@ def test_libdevice_kernel_assembles_with_ptxas(arch, libdevice_bc, tmp_path):
 
 @needs_ptxas
 def test_without_libdevice_ptxas_refuses_the_kernel(tmp_path):
-    """The control: the kernel really needs what libdevice provides."""
-    ptx = llvmplug.compile(KERNEL, flags=["-mcpu=sm_80", "-O3"], output="asm")
+    """The control: the kernel really needs what libdevice provides (and the compile says so)."""
+    with pytest.warns(llvmplug.LLVMPlugWarning, match=r"2 functions called but not defined.*"
+                      r"__nv_expf, __nv_sinf \(libdevice: link=\[llvmplug.libdevice\(\)\]"):
+        ptx = llvmplug.compile(KERNEL, flags=["-mcpu=sm_80", "-O3"], output="asm")
     assert b".extern .func" in ptx and b"__nv_expf" in ptx
     result = assemble(ptx, "sm_80", tmp_path)
     assert result.returncode != 0
     assert "__nv_expf" in result.stderr
+
+
+@needs_libdevice
+def test_libdevice_is_found_for_the_user(libdevice_bc):
+    """llvmplug.libdevice() finds nvidia-nvvm's bitcode; linked in, nothing is left undefined."""
+    assert llvmplug.libdevice_path() == LIBDEVICE
+    assert llvmplug.libdevice() == libdevice_bc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", llvmplug.LLVMPlugWarning)
+        llvmplug.compile(KERNEL, flags=["-mcpu=sm_80"], output="asm", link=[llvmplug.libdevice()])
+
+
+def test_missing_libdevice_says_how_to_install_it(monkeypatch):
+    from llvmplug import gpu
+
+    monkeypatch.setattr(gpu, "_candidates", lambda: [])
+    with pytest.raises(llvmplug.LinkError, match="pip install nvidia-nvvm"):
+        llvmplug.libdevice()
+
+
+def test_undefined_functions_are_not_reported_for_bitcode_or_the_host():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", llvmplug.LLVMPlugWarning)
+        llvmplug.compile(KERNEL, flags=["-mcpu=sm_80"], output="bc")
+        llvmplug.compile("declare void @g()\ndefine void @f() {\n  call void @g()\n  ret void\n}\n")
 
 
 @needs_libdevice

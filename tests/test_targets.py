@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import shlex
+import shutil
 from pathlib import Path
 import subprocess
 import sys
@@ -89,7 +90,7 @@ def test_webassembly_object(triple):
     assert b".functype\tscale (i32, i32) -> (i32)" in llvmplug.compile(SCALE, triple, output="asm")
 
 
-# -- AMDGPU code objects --------------------------------------------------------------
+# -- AMDGPU objects and code objects --------------------------------------------------------------
 
 AMD_KERNEL = (Path(__file__).resolve().parent / "data" / "amd-fill.ll").read_text()
 
@@ -101,7 +102,7 @@ ELFOSABI_AMDGPU_HSA = 64
 
 @needs("AMDGPU")
 @pytest.mark.parametrize("gfx", sorted(AMD_MACH))
-def test_amdgpu_code_object(gfx):
+def test_amdgpu_object(gfx):
     data = llvmplug.compile(AMD_KERNEL, "amdgcn-amd-amdhsa", [f"-mcpu={gfx}", "-O3"])
     obj = elf(data)
     assert obj.header["e_machine"] in ("EM_AMDGPU", EM_AMDGPU)
@@ -114,6 +115,27 @@ def test_amdgpu_code_object(gfx):
     notes = obj.get_section_by_name(".note").data()
     # The code object metadata names the target.
     assert re.search(rb"amdhsa\.target.{1,3}amdgcn-amd-amdhsa-[a-z]*-" + gfx.encode(), notes)
+
+
+@needs("AMDGPU")
+@pytest.mark.parametrize("gfx", ["gfx90a", "gfx1100"])
+def test_amdgpu_relocatable_object_links_into_a_loadable_code_object(gfx, tmp_path):
+    """llvmplug makes a relocatable object (ET_REL); ``ld.lld -shared`` makes the code object the
+    HIP runtime loads (ET_DYN, with a dynamic symbol table naming the kernel and its descriptor)."""
+    # LLVM 23 writes code object v6 by default: lld 14 (Debian's "lld") refuses its ABI version.
+    lld = next(filter(None, map(shutil.which, [f"ld.lld-{v}" for v in range(30, 18, -1)])), None)
+    if lld is None:
+        pytest.skip("no ld.lld 19 or newer (Debian's lld-19 package)")
+    data = llvmplug.compile(AMD_KERNEL, "amdgcn-amd-amdhsa", [f"-mcpu={gfx}", "-O3"])
+    assert elf(data).header["e_type"] == "ET_REL"
+    (tmp_path / "fill.o").write_bytes(data)
+    subprocess.run([lld, "-shared", "-o", str(tmp_path / "fill.hsaco"), str(tmp_path / "fill.o")], check=True)
+    code_object = elf((tmp_path / "fill.hsaco").read_bytes())
+    assert code_object.header["e_type"] == "ET_DYN"
+    assert code_object.header["e_machine"] in ("EM_AMDGPU", EM_AMDGPU)
+    assert code_object["e_flags"] & 0xFF == AMD_MACH[gfx]
+    dynamic = {s.name for s in code_object.get_section_by_name(".dynsym").iter_symbols()}
+    assert {"fill", "fill.kd"} <= dynamic
 
 
 # -- target info ----------------------------------------------------------------------

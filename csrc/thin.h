@@ -1,0 +1,56 @@
+// thin.h: several modules optimised and generated in parallel, ThinLTO's way.
+//
+// Whole-module optimisation is serial: one pass pipeline over one module.
+// ThinLTO (LLVM's lto::LTO with its in-process backend) splits the work by
+// module instead: each module gets the ThinLTO pre-link pipeline and a
+// summary; a serial "thin link" over the summaries decides which functions
+// each module imports from the others (so cross-module inlining still
+// happens); then each module is optimised and generated on its own thread,
+// independently of the others, which makes the outputs the same whatever
+// the thread count. Locals referenced from another module are promoted with
+// a ".llvm.<module hash>" suffix, so two translation units' static helpers
+// never collide.
+//
+// The per-module work runs on threads with a large stack (split.h's
+// runInParallel), as every other compile does: LLVM's own ThinLTO thread
+// pool would give them the platform's default stack.
+#ifndef LLVMPLUG_THIN_H
+#define LLVMPLUG_THIN_H
+
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvmplug {
+
+struct ThinSettings {
+  llvm::Triple triple;
+  std::string cpu, features;
+  llvm::TargetOptions options;
+  std::optional<llvm::Reloc::Model> relocModel;
+  std::optional<llvm::CodeModel::Model> codeModel;
+  unsigned optLevel = 2; // 0..3
+  llvm::CodeGenOptLevel codegenLevel = llvm::CodeGenOptLevel::Default;
+  // Object, assembly, or stop before code generation: optimised bitcode.
+  enum class Output { Object, Assembly, Bitcode } output = Output::Object;
+  unsigned threads = 1;
+};
+
+struct ThinResult {
+  std::vector<std::string> outputs; // one per module, in the order given
+  std::string warnings;
+};
+
+// `modules` are bitcode, each ready for code generation but not optimised:
+// the target's triple and data layout set, link modules linked in, function
+// attributes applied. Definitions must not conflict between modules (a
+// LinkError names the symbol). Throws Failure.
+ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings);
+
+} // namespace llvmplug
+
+#endif
