@@ -427,8 +427,6 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
   ExclusiveLock exclusive(runtimeLock());
   const OptionRegistry &options = runtime();
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
-  if (!request.llvmFlags.empty())
-    forgetMachines();
   ScopedOptions scope(options, settings, /*alone=*/true);
 
   std::vector<std::string> prepared;
