@@ -279,7 +279,6 @@ ThinSettings thinSettings(const Triple &triple, const Request &request, unsigned
   settings.features = codegen::getFeaturesStr();
   settings.options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
   applyLlcFlags(request.llc, settings.options);
-  settings.options.MCOptions.AsmVerbose = request.asmVerbose;
   settings.relocModel = codegen::getExplicitRelocModel();
   settings.codeModel = codegen::getExplicitCodeModel();
   settings.optLevel = request.level == OptimizationLevel::O0   ? 0
