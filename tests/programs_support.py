@@ -210,3 +210,24 @@ BZIP2 = Program(
 )
 
 PROGRAMS = {program.package: program for program in (ZLIB, BZIP2)}
+
+
+# -- one multi-megabyte real module: Lua 5.4, every file in one translation unit --
+
+LUA = "lua5.4"
+
+
+def lua_in_one_module(out: Path) -> bytes:
+    """Lua 5.4's interpreter (every file of src/ but luac.c, included into one
+    translation unit, as Lua's own onelua.c does) as clang-19 -O2 bitcode:
+    about 0.8 MB of bitcode, 4.5 MB as IR text, 650 functions."""
+    if shutil.which(CLANG) is None:
+        unavailable(f"{CLANG} (Debian's clang-19) turns Lua into bitcode; it is not installed")
+    src = fetch(LUA) / "src"
+    one = out / "onelua.c"
+    one.write_text("".join(f'#include "{path.name}"\n' for path in sorted(src.glob("*.c")) if path.name != "luac.c"))
+    target = out / "onelua.bc"
+    done = subprocess.run([CLANG, "-O2", "-emit-llvm", "-c", "-w", "-DLUA_USE_LINUX", f"-I{src}", str(one),
+                           "-o", str(target)], cwd=out, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{CLANG} onelua.c: {done.stderr[-2000:]}"
+    return target.read_bytes()
