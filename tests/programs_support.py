@@ -15,8 +15,10 @@ then compiles three ways, as a build would use it:
 
 The objects are linked with ``cc`` and the program's own tests run on the
 result. A program that cannot be fetched or built for want of the network,
-apt or clang-19 fails the test under CI=true and skips it elsewhere (as
-tests/conftest.py's headline guard does).
+apt or clang-19 raises ``Unavailable``; ``available`` turns that into a
+failed test under CI=true and a skip elsewhere (as tests/conftest.py's
+headline guard does). benchmarks/bigmodule.py uses the same helpers (Lua in
+one module) and reports the reason instead.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
-import pytest
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("LLVMPLUG_PROGRAMS_CACHE") or ROOT / "build" / "programs")
@@ -44,15 +46,24 @@ PARTS = 3
 FLAGS = "-O2 -relocation-model=pic"
 
 
+class Unavailable(Exception):
+    """A program cannot be had on this machine (no network, apt or clang-19); the message says why."""
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
-def unavailable(reason: str) -> None:
-    """A program that cannot be had: a failure under CI, a skip elsewhere."""
-    if in_ci():
-        pytest.fail(f"{reason} (CI=true: a real-programs test may not skip)", pytrace=False)
-    pytest.skip(reason)
+def available(action: Callable[..., T], *args: Any) -> T:
+    """action(*args) in a test: Unavailable fails the test under CI, skips it elsewhere."""
+    import pytest
+
+    try:
+        return action(*args)
+    except Unavailable as reason:
+        if in_ci():
+            pytest.fail(f"{reason} (CI=true: a real-programs test may not skip)", pytrace=False)
+        pytest.skip(str(reason))
 
 
 @dataclass(frozen=True)
@@ -83,7 +94,7 @@ def fetch(package: str) -> Path:
     if (unpacked / ".complete").exists():
         return next(p for p in unpacked.iterdir() if p.is_dir())
     if shutil.which("apt-get") is None:
-        unavailable(f"{package}: the programs' sources come from Debian with apt-get, which this machine lacks")
+        raise Unavailable(f"{package}: the programs' sources come from Debian with apt-get, which this machine lacks")
     CACHE.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE) as scratch:
         root = Path(scratch)
@@ -94,11 +105,11 @@ def fetch(package: str) -> Path:
         done = _apt(root, "update")
         # apt-get update exits 0 when it only warns that it could not fetch.
         if done.returncode != 0 or not any("Sources" in p.name for p in (root / "lists").iterdir()):
-            unavailable(f"apt-get update could not fetch Debian's source index for {package}: "
+            raise Unavailable(f"apt-get update could not fetch Debian's source index for {package}: "
                         f"{(done.stderr or done.stdout).strip()[-600:]}")
         done = _apt(root, "source", "--download-only", package)
         if done.returncode != 0:
-            unavailable(f"apt-get source could not fetch {package}: {done.stderr.strip()[-600:]}")
+            raise Unavailable(f"apt-get source could not fetch {package}: {done.stderr.strip()[-600:]}")
         tarballs = [p for p in (root / "download").iterdir() if ".orig.tar." in p.name]
         if len(tarballs) != 1:
             raise AssertionError(f"{package}: expected one upstream tarball, got {sorted(p.name for p in tarballs)}")
@@ -114,7 +125,7 @@ def fetch(package: str) -> Path:
 def bitcode(program: Program, sources: Path, out: Path) -> dict[str, bytes]:
     """Each C file as clang-19's unoptimised bitcode, by file name."""
     if shutil.which(CLANG) is None:
-        unavailable(f"{CLANG} (Debian's clang-19) turns the programs into bitcode; it is not installed")
+        raise Unavailable(f"{CLANG} (Debian's clang-19) turns the programs into bitcode; it is not installed")
     modules = {}
     for name in program.files():
         target = out / (name.replace("/", "_") + ".bc")
@@ -217,17 +228,19 @@ PROGRAMS = {program.package: program for program in (ZLIB, BZIP2)}
 LUA = "lua5.4"
 
 
-def lua_in_one_module(out: Path) -> bytes:
+def lua_in_one_module(out: Path, optimised: bool = True) -> bytes:
     """Lua 5.4's interpreter (every file of src/ but luac.c, included into one
-    translation unit, as Lua's own onelua.c does) as clang-19 -O2 bitcode:
-    about 0.8 MB of bitcode, 4.5 MB as IR text, 650 functions."""
+    translation unit, as Lua's own onelua.c does) as clang-19's bitcode:
+    optimised (-O2: 0.8 MB of bitcode, 4.5 MB as IR text, 650 functions), or
+    as the front end leaves it for an optimiser (3.8 MB as IR text)."""
     if shutil.which(CLANG) is None:
-        unavailable(f"{CLANG} (Debian's clang-19) turns Lua into bitcode; it is not installed")
+        raise Unavailable(f"{CLANG} (Debian's clang-19) turns Lua into bitcode; it is not installed")
     src = fetch(LUA) / "src"
     one = out / "onelua.c"
     one.write_text("".join(f'#include "{path.name}"\n' for path in sorted(src.glob("*.c")) if path.name != "luac.c"))
-    target = out / "onelua.bc"
-    done = subprocess.run([CLANG, "-O2", "-emit-llvm", "-c", "-w", "-DLUA_USE_LINUX", f"-I{src}", str(one),
+    target = out / ("onelua.bc" if optimised else "onelua-unoptimised.bc")
+    level = ["-O2"] if optimised else ["-O2", "-Xclang", "-disable-llvm-passes"]
+    done = subprocess.run([CLANG, *level, "-emit-llvm", "-c", "-w", "-DLUA_USE_LINUX", f"-I{src}", str(one),
                            "-o", str(target)], cwd=out, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{CLANG} onelua.c: {done.stderr[-2000:]}"
     return target.read_bytes()

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from programs_support import MODES, PROGRAMS, bitcode, fetch, link, objects  # noqa: E402
+from programs_support import MODES, PROGRAMS, available, bitcode, fetch, link, objects  # noqa: E402
 
 import llvmplug  # noqa: E402
 
@@ -38,10 +38,10 @@ def plugin():
 def prepared(package: str, scratch: Path) -> tuple[Path, dict[str, bytes]]:
     """The program's sources and its files' bitcode, made once per session."""
     if package not in _bitcode:
-        _sources[package] = fetch(package)
+        _sources[package] = available(fetch, package)
         out = scratch / "bitcode"
         out.mkdir()
-        _bitcode[package] = bitcode(PROGRAMS[package], _sources[package], out)
+        _bitcode[package] = available(bitcode, PROGRAMS[package], _sources[package], out)
     return _sources[package], _bitcode[package]
 
 
