@@ -45,7 +45,8 @@ from ._common import load_average, machine_info, markdown_table, mib, progress
 from .corpus import corpus_dir
 
 # Run in this order (latency first, on a quiet process).
-SECTIONS = ["latency", "overhead", "reset", "throughput", "cache", "recovery", "memory", "artefacts", "soak", "gpu"]
+SECTIONS = ["latency", "overhead", "reset", "throughput", "cache", "recovery", "memory", "artefacts", "soak", "gpu",
+            "bigmodule"]
 
 
 def _parser() -> argparse.ArgumentParser:

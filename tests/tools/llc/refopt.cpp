@@ -8,7 +8,7 @@
 // attributes from the codegen flags, the new pass manager's default pipeline
 // (or -passes=), and bitcode out with the use-list order kept.
 //
-// Usage: refopt [-O0..-O3 | -passes=PIPELINE] [codegen flags] INPUT -o OUTPUT
+// Usage: refopt [-O0..-O3 | -passes=PIPELINE (empty: none)] [codegen flags] INPUT -o OUTPUT
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/CodeGen/CommandFlags.h"
@@ -99,8 +99,10 @@ int main(int argc, char **argv) {
   pipeline.addPass(VerifierPass());
   OptimizationLevel level = levels[Level - '0'];
   if (Passes.getNumOccurrences()) {
-    if (Error problem = builder.parsePassPipeline(pipeline, Passes))
-      return fail("bad -passes: " + toString(std::move(problem)));
+    // An empty pipeline runs nothing (as llvmplug's -passes=): parse and write only.
+    if (!Passes.empty())
+      if (Error problem = builder.parsePassPipeline(pipeline, Passes))
+        return fail("bad -passes: " + toString(std::move(problem)));
   } else if (level == OptimizationLevel::O0) {
     pipeline.addPass(builder.buildO0DefaultPipeline(level));
   } else {
