@@ -135,13 +135,17 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="session")
-def refllc() -> Path:
-    """refllc, built once (about a minute; cached in build/refllc) against the shim's LLVM SDK."""
+def built(name: str) -> Path:
+    """refllc or refopt, built once (about a minute; cached in build/refllc) against the shim's LLVM SDK."""
     try:
-        return reference_tool("refllc")
+        return reference_tool(name)
     except ReferenceToolUnavailable as reason:
         pytest.skip(str(reason))
+
+
+@pytest.fixture(scope="session")
+def refllc() -> Path:
+    return built("refllc")
 
 
 def reference(tool: Path, ir: str | bytes, flags: str, filetype: str, tmp_path: Path) -> bytes:
@@ -257,10 +261,7 @@ def test_a_multi_megabyte_real_module_equals_refllc(refllc, lua, tmp_path, filet
 
 @pytest.fixture(scope="session")
 def refopt() -> Path:
-    try:
-        return reference_tool("refopt")
-    except ReferenceToolUnavailable as reason:
-        pytest.skip(str(reason))
+    return built("refopt")
 
 
 def opt_then_llc(refopt: Path, refllc: Path, ir: str | bytes, level: str, tmp_path: Path) -> bytes:
