@@ -16,7 +16,8 @@ Where the time goes, from llvmplug's own runs: ``-passes=`` to bitcode is
 parse (and a bitcode write), ``-O2`` to bitcode adds the IR pipeline, ``-O2``
 to an object adds code generation; refopt with ``-passes=`` parses and
 writes bitcode, refopt ``-O2`` adds the pipeline, refllc reads bitcode and
-generates code. Times are CPU seconds (this process's, or the children's),
+generates code. The steps run in turn, round after round, so other load falls
+on all alike. Times are CPU seconds (this process's, or the children's),
 robust to other load on the machine; wall seconds are beside them.
 """
 
@@ -46,16 +47,25 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _measure(action: Callable[[], Any], repeat: int, children: bool) -> dict[str, float]:
-    """Median CPU and wall seconds of `repeat` runs (after none: a big module warms nothing)."""
-    cpu, wall = [], []
-    for _ in range(repeat):
-        cpu_start = _children_cpu() if children else time.process_time()
-        start = time.perf_counter()
-        action()
-        wall.append(time.perf_counter() - start)
-        cpu.append((_children_cpu() if children else time.process_time()) - cpu_start)
-    return {"cpu": statistics.median(cpu), "wall": statistics.median(wall), "n": repeat}
+def _once(action: Callable[[], Any], children: bool) -> tuple[float, float]:
+    """CPU and wall seconds of one run (the children's CPU for a tool, this process's for llvmplug)."""
+    cpu_start = _children_cpu() if children else time.process_time()
+    start = time.perf_counter()
+    action()
+    wall = time.perf_counter() - start
+    return (_children_cpu() if children else time.process_time()) - cpu_start, wall
+
+
+def _measure(steps: list[tuple[str, Callable[[], Any], bool]], repeat: int) -> dict[str, dict[str, float]]:
+    """Median CPU and wall seconds of each step, the steps taken in turn `repeat` times, so
+    that other load on the machine falls on all of them alike (a big module warms nothing)."""
+    samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in steps}
+    for round_ in range(repeat):
+        for label, action, children in steps:
+            progress(f"bigmodule: {label} ({round_ + 1}/{repeat})")
+            samples[label].append(_once(action, children))
+    return {label: {"cpu": statistics.median(cpu for cpu, _ in runs), "wall": statistics.median(w for _, w in runs),
+                    "n": repeat} for label, runs in samples.items()}
 
 
 def _module(directory: Path) -> tuple[str, bytes]:
@@ -101,31 +111,28 @@ def run(quick: bool) -> dict[str, Any]:
         text = llvmplug.compile(data, flags="-passes=", output="ll")  # what both sides parse
         source = directory / "module.ll"
         source.write_bytes(text)
-        optimised, obj = directory / "optimised.bc", directory / "module.o"
+        parsed, optimised, obj = directory / "parsed.bc", directory / "optimised.bc", directory / "module.o"
         result: dict[str, Any] = {"module": name, "ir_bytes": len(text),
-                                  "functions": text.count(b"\ndefine "), "repeat": repeat, "rows": {}}
-        rows, objects = result["rows"], []
+                                  "functions": text.count(b"\ndefine "), "repeat": repeat}
+        objects: list[bytes] = []
         steps: list[tuple[str, Callable[[], Any], bool]] = [
             ("llvmplug -passes= to bitcode", lambda: llvmplug.compile(text, flags="-passes=", output="bc"), False),
             ("llvmplug -O2 to bitcode", lambda: llvmplug.compile(text, flags="-O2", output="bc"), False),
             ("llvmplug -O2 to object", lambda: objects.append(llvmplug.compile(text, flags="-O2")), False),
-            ("refopt -passes=", lambda: _run_tool(str(refopt), "-passes=", str(source), "-o", str(optimised)), True),
+            ("refopt -passes=", lambda: _run_tool(str(refopt), "-passes=", str(source), "-o", str(parsed)), True),
             ("refopt -O2", lambda: _run_tool(str(refopt), "-O2", str(source), "-o", str(optimised)), True),
             ("refllc -O2", lambda: _run_tool(str(refllc), "-O2", "-filetype=obj", str(optimised), "-o", str(obj)),
              True),
         ]
-        for label, action, children in steps:
-            progress(f"bigmodule: {label}")
-            rows[label] = _measure(action, repeat, children)
-        result["same_object"] = objects[-1] == obj.read_bytes()
         try:
             info = llvmplug.info()
             pypi = OptLLC(directory, info["llvm_version"].split(".")[0], info["host_triple"])
-            progress("bigmodule: PyPI's opt | llc")
-            rows["PyPI opt | llc"] = _measure(lambda: pypi.compile(Module("module", text.decode())), repeat, True)
+            steps.append(("PyPI opt | llc", lambda: pypi.compile(Module("module", text.decode())), True))
             result["pypi_version"] = pypi.version
         except Unavailable as reason:
             result["pypi_unavailable"] = str(reason)
+        result["rows"] = _measure(steps, repeat)
+        result["same_object"] = objects[-1] == obj.read_bytes()
     return result
 
 

@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -37,7 +37,7 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("LLVMPLUG_PROGRAMS_CACHE") or ROOT / "build" / "programs")
 CLANG = "clang-19"
-# Debian's release whose sources the programs come from (the machine's own).
+# Debian's release whose sources the programs come from; pinned, as the checks name its versions.
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
@@ -74,7 +74,7 @@ class Program:
     check: Callable[[dict[str, Path], Path, Path], None]  # (executables, sources, scratch dir)
     defines: tuple[str, ...] = ()
     includes: tuple[str, ...] = (".",)
-    cc_libs: tuple[str, ...] = field(default=())
+    cc_libs: tuple[str, ...] = ()
 
     def files(self) -> list[str]:
         return list(self.library) + [name for own in self.executables.values() for name in own]
@@ -106,7 +106,7 @@ def fetch(package: str) -> Path:
         # apt-get update exits 0 when it only warns that it could not fetch.
         if done.returncode != 0 or not any("Sources" in p.name for p in (root / "lists").iterdir()):
             raise Unavailable(f"apt-get update could not fetch Debian's source index for {package}: "
-                        f"{(done.stderr or done.stdout).strip()[-600:]}")
+                              f"{(done.stderr or done.stdout).strip()[-600:]}")
         done = _apt(root, "source", "--download-only", package)
         if done.returncode != 0:
             raise Unavailable(f"apt-get source could not fetch {package}: {done.stderr.strip()[-600:]}")
