@@ -2,8 +2,9 @@
 // parallel (llvmplug_compile with parts > 1).
 //
 // As LLVM's own ParallelCG does: SplitModule partitions the module (every
-// local symbol is made hidden-external so that parts can refer to each
-// other), each part goes through bitcode into an LLVMContext of its own (a
+// local symbol is made hidden-external, under a name unique to the module,
+// so that parts can refer to each other and parts of two modules link into
+// one program), each part goes through bitcode into an LLVMContext of its own (a
 // context is not thread-safe), and each part is generated on its own
 // thread. Linking the parts gives the same program as the whole module.
 #ifndef LLVMPLUG_SPLIT_H

@@ -105,7 +105,8 @@ def test_linked_parts_make_the_whole_program(plugin, tmp_path, cc, parts, level)
 
 def test_internal_symbols_are_defined_once_across_parts(plugin, tmp_path):
     """An internal function or global lands in exactly one part (the others
-    refer to it), so linking cannot see duplicates or lose one."""
+    refer to it), so linking cannot see duplicates or lose one. Internal
+    names carry the module's `.llvm.N` suffix (issue 19 §5), stripped here."""
     from elftools.elf.elffile import ELFFile
 
     objects = plugin.compile_parts(program(), flags="-relocation-model=pic", parts=4)
@@ -118,10 +119,11 @@ def test_internal_symbols_are_defined_once_across_parts(plugin, tmp_path):
             symbols = ELFFile(stream).get_section_by_name(".symtab")
             for symbol in symbols.iter_symbols():
                 kind = symbol["st_info"]["type"]
+                name = symbol.name.split(".llvm.")[0]
                 if symbol["st_shndx"] != "SHN_UNDEF" and kind in ("STT_FUNC", "STT_OBJECT"):
-                    defined[symbol.name] = defined.get(symbol.name, 0) + 1
-                elif symbol["st_shndx"] == "SHN_UNDEF" and symbol.name:
-                    referenced.add(symbol.name)
+                    defined[name] = defined.get(name, 0) + 1
+                elif symbol["st_shndx"] == "SHN_UNDEF" and name:
+                    referenced.add(name)
     names = [f"helper{i}" for i in range(FUNCTIONS)] + [f"f{i}" for i in range(FUNCTIONS)]
     names += ["counter", "table", "scale", "calls"]
     assert {name: defined.get(name) for name in names} == {name: 1 for name in names}
@@ -201,3 +203,94 @@ def test_the_merged_corpus_splits_and_links(plugin, corpus_files, tmp_path, cc):
     library = link(objects, tmp_path, cc, "corpus")
     missing = [name for name in names if not hasattr(library, name)]
     assert not missing, missing[:5]
+
+
+def unit(name: str, greeting: str) -> str:
+    """One translation unit as clang emits it for
+
+        static int helper;
+        static int bump(int by) { return helper += by; }
+        int NAME(int by) { bump(by); printf("GREETING %d\\n", helper); return helper; }
+
+    : an internal global, an internal function and a private string, each
+    under the same name as in every other such unit."""
+    text = greeting.encode() + b" %d\n\0"
+    size = len(text)
+    literal = "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else f"\\{b:02X}" for b in text)
+    return f"""source_filename = "{name}.c"
+@helper = internal global i32 0
+@.str = private unnamed_addr constant [{size} x i8] c"{literal}"
+declare i32 @printf(ptr, ...)
+define internal i32 @bump(i32 %by) noinline {{
+  %old = load i32, ptr @helper
+  %new = add i32 %old, %by
+  store i32 %new, ptr @helper
+  ret i32 %new
+}}
+define i32 @{name}(i32 %by) noinline {{
+  %b = call i32 @bump(i32 %by)
+  %h = load i32, ptr @helper
+  %p = call i32 (ptr, ...) @printf(ptr @.str, i32 %h)
+  ret i32 %h
+}}
+"""
+
+
+MAIN = """source_filename = "main.c"
+declare i32 @first(i32)
+declare i32 @second(i32)
+define i32 @main() {
+  %a = call i32 @first(i32 2)
+  %b = call i32 @second(i32 40)
+  %c = call i32 @first(i32 3)
+  %s = add i32 %a, %b
+  %t = add i32 %s, %c
+  %r = sub i32 %t, 47
+  ret i32 %r
+}
+"""
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_parts_of_two_modules_with_the_same_static_names_link_into_one_program(plugin, tmp_path, cc, level):
+    """Issue 19 §5: each unit's `static int helper`, `bump` and `.str` become
+    hidden globals when split; under their own names two units' parts
+    collided at link time (multiple definition of `helper`)."""
+    objects = []
+    for name, ir in (("first", unit("first", "one says")), ("second", unit("second", "two says")),
+                     ("main", MAIN)):
+        parts = plugin.compile_parts(ir, flags=f"-relocation-model=pic {level}", parts=2)
+        assert len(parts) == 2 or name == "main"
+        for index, data in enumerate(parts):
+            path = tmp_path / f"{name}-{index}.o"
+            path.write_bytes(data)
+            objects.append(str(path))
+    program = tmp_path / "program"
+    linked = subprocess.run([cc, "-o", str(program), *objects], capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+    ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
+    # helper of first: 2, then 5; of second: 40; main returns 2 + 40 + 5 - 47.
+    assert (ran.returncode, ran.stdout) == (0, "one says 2\ntwo says 40\none says 5\n")
+
+
+def test_promoted_names_are_unique_to_the_module_and_stable(plugin, tmp_path):
+    """The promoted names carry a hash of the module (as ThinLTO's `.llvm.N`):
+    different modules, different names; the same module, the same names."""
+    from elftools.elf.elffile import ELFFile
+
+    def promoted(ir: str) -> set[str]:
+        names = set()
+        for index, data in enumerate(plugin.compile_parts(ir, flags="-relocation-model=pic", parts=2)):
+            path = tmp_path / f"promoted{index}.o"
+            path.write_bytes(data)
+            with path.open("rb") as stream:
+                for symbol in ELFFile(stream).get_section_by_name(".symtab").iter_symbols():
+                    if symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_other"]["visibility"] == "STV_HIDDEN":
+                        names.add(symbol.name)
+        return names
+
+    first, second = promoted(unit("first", "one says")), promoted(unit("second", "two says"))
+    assert {name.split(".llvm.")[0] for name in first} == {"helper", "bump", ".str"}
+    assert all(re.fullmatch(r"[\w.]+\.llvm\.\d+", name) for name in first | second)
+    assert not first & second
+    assert promoted(unit("first", "one says")) == first
