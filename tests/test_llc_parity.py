@@ -119,8 +119,8 @@ CASES = [
     ("NVPTX", NVPTX_KERNEL.replace('target triple = "nvptx64-nvidia-cuda"\n', ""), "-march=nvptx64 -mcpu=sm_75", ("asm",)),
     ("NVPTX", LOOP, "-march=nvptx64", ("asm",)),
     # LLVM 23 writes the lowest PTX version the SM supports unless a ptxNN
-    # feature asks for more: .version 3.2 for sm_30 (LLVM 22 and older wrote
-    # 6.0, their default for CPUs without a ptxNN feature).
+    # feature asks for more: .version 3.2 for sm_30 (older releases, e.g.
+    # llc-19, wrote 6.0, their default for CPUs without a ptxNN feature).
     ("NVPTX", SCALE, "-mtriple=nvptx64 -mcpu=sm_30", ("asm",)),
     ("NVPTX", SCALE, "-mtriple=nvptx64 -mcpu=sm_90 -mattr=-ptx78", ("asm",)),
     ("AMDGPU", AMD_KERNEL, "-mtriple=amdgcn-amd-amdhsa -mcpu=gfx900", ("asm", "obj")),
