@@ -43,7 +43,7 @@
 
 /* Outside the cdef region: cffi reads only plain integer #defines. */
 #define LLVMPLUG_ABI_MAJOR 2
-#define LLVMPLUG_ABI_MINOR 0
+#define LLVMPLUG_ABI_MINOR 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,7 +54,7 @@ extern "C" {
 /* major << 16 | minor: LLVMPLUG_ABI_MAJOR and LLVMPLUG_ABI_MINOR above (a
  * static_assert in abi.cpp keeps the three in step). A loader states the
  * major it speaks and the least minor it needs, and refuses anything else. */
-#define LLVMPLUG_ABI_VERSION 0x00020000
+#define LLVMPLUG_ABI_VERSION 0x00020001
 
 typedef enum llvmplug_status {
   LLVMPLUG_OK = 0,
@@ -166,6 +166,16 @@ LLVMPLUG_API llvmplug_status llvmplug_clear_options(llvmplug_result **out);
  * pattern: a glob over option names; NULL or "" lists all. */
 LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
                                                    llvmplug_result **out);
+
+/* List the passes a -passes pipeline can name, from LLVM's PassBuilder
+ * registry, as a JSON array of objects (name, kinds, analysis, syntax,
+ * parameters, class, reason). class is "value" for a pass the safe policy
+ * allows in a pipeline, else what it does ("code", "file", "print", "state",
+ * "unsafe"); parameters lists each parameter (name, value, class, reason).
+ * An analysis is named in pipelines as require<name> or invalidate<name>.
+ * pattern: a glob over pass names; NULL or "" lists all. Since ABI 2.1. */
+LLVMPLUG_API llvmplug_status llvmplug_list_passes(const char *pattern,
+                                                  llvmplug_result **out);
 
 /* Tear LLVM down (llvm_shutdown and the C++ runtime's free-resources hook) so
  * that unloading the library leaves nothing behind. Call it only right before

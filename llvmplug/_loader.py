@@ -45,7 +45,7 @@ else:
 # The ABI this package speaks: a library with another major, or an older
 # minor (lacking functions this package calls), is refused right after dlopen.
 ABI_MAJOR = 2
-ABI_MIN_MINOR = 0
+ABI_MIN_MINOR = 1
 
 USE_MEMFD = sys.platform.startswith("linux") and hasattr(os, "memfd_create")
 

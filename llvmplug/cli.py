@@ -33,6 +33,7 @@ examples:
   llvmplug info
   llvmplug info --target aarch64-linux-gnu
   llvmplug options 'x86-*'
+  llvmplug passes 'loop-*'
   llvmplug check
 """
 
@@ -106,6 +107,10 @@ def _parser() -> argparse.ArgumentParser:
     options = commands.add_parser("options", help="list LLVM options with their values")
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
     options.add_argument("--json", action="store_true", help="print the raw JSON")
+
+    passes = commands.add_parser("passes", help="list the passes -passes= can name, with their policy class")
+    passes.add_argument("pattern", nargs="?", help="glob over pass names, e.g. 'loop-*'")
+    passes.add_argument("--json", action="store_true", help="print the raw JSON")
 
     check = commands.add_parser(
         "check", help="check that a built shim hides LLVM (Linux; needs pyelftools)",
@@ -191,6 +196,25 @@ def _options(args: argparse.Namespace) -> int:
     return 0
 
 
+def _passes(args: argparse.Namespace) -> int:
+    with Plugin() as plugin:
+        passes = plugin.passes(args.pattern)
+    if args.json:
+        print(json.dumps(passes, indent=2))
+        return 0
+    for entry in passes:
+        name = f"require<{entry['name']}>" if entry["analysis"] else entry["name"]
+        syntax = f"<{entry['syntax']}>" if entry["syntax"] else ""
+        kind = entry["class"]
+        policy = "" if kind == "value" else f"  [refused by default: {kind}, {entry['reason']}]"
+        print(f"{name}{syntax}  ({', '.join(entry['kinds'])}){policy}")
+        for parameter in entry["parameters"]:
+            if parameter["class"] != "value" and kind == "value":
+                print(f"    {parameter['name']}=<{parameter['value']}>  [refused by default: "
+                      f"{parameter['class']}, {parameter['reason']}]")
+    return 0
+
+
 def _check(args: argparse.Namespace) -> int:
     try:
         from . import hygiene
@@ -227,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _info(args)
         if args.command == "check":
             return _check(args)
+        if args.command == "passes":
+            return _passes(args)
         return _options(args)
     except BrokenPipeError:
         # The reader went away (| head): not an error worth a traceback. Point
