@@ -329,9 +329,6 @@ constexpr Reviewed ParameterTable[] = {
     {"alloc-token:mode", OptionClass::Value, "a token mode name"},
 };
 
-// Counts that repeat a nested pipeline: huge ones never finish.
-constexpr long long MaxRepetitions = 100;
-
 bool matches(StringRef pattern, StringRef text) {
   return Regex(pattern, Regex::IgnoreCase).match(text);
 }
@@ -481,8 +478,8 @@ constexpr Adaptor Adaptors[] = {
     {"loop", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each loop"},
     {"loop-mssa", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each loop, with MemorySSA"},
     {"coro-cond", "", OptionClass::Value, "runs its inner pipeline only on modules with coroutines"},
-    {"devirt", "N", OptionClass::Value, "repeats its inner CGSCC pipeline while it devirtualises calls, at most N times"},
-    {"repeat", "N", OptionClass::Value, "runs its inner pipeline N times"},
+    {"devirt", "N", OptionClass::Value,
+     "repeats its inner CGSCC pipeline while it devirtualises calls, at most N times"},
     {"machine-function", "", OptionClass::Unsafe,
      "runs machine passes over functions the code generator has not built: crashes (SIGSEGV) "
      "even with no-op-machine-function inside"},
@@ -606,12 +603,6 @@ PassCatalogue::PassCatalogue() {
     if (!entry.verdict)
       entry.verdict = classifyPass(entry, standard);
   }
-  for (PassEntry &entry : entries_)
-    if (entry.name == "repeat" || entry.name == "devirt")
-      for (PassParameter &parameter : entry.parameters)
-        parameter.verdict = Verdict{OptionClass::Value,
-                                    "a repetition count; huge counts never finish", 0,
-                                    double(MaxRepetitions)};
 }
 
 const PassCatalogue &PassCatalogue::get() {
@@ -621,11 +612,15 @@ const PassCatalogue &PassCatalogue::get() {
 
 namespace {
 
-std::string refusal(StringRef what, const std::optional<Verdict> &verdict) {
-  std::string why = verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
-                            : "not reviewed for the safe policy";
-  return what.str() + " in -passes is refused by the safe option policy (" + why +
+// `why` is "class: reason".
+std::string refusal(StringRef what, StringRef why) {
+  return what.str() + " in -passes is refused by the safe option policy (" + why.str() +
          "); it is allowed only with Plugin(options=\"all\"), for trusted callers";
+}
+
+std::string refusal(StringRef what, const std::optional<Verdict> &verdict) {
+  return refusal(what, verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
+                               : std::string("unreviewed: no rule classifies it"));
 }
 
 const PassParameter *findParameter(const PassEntry &entry, StringRef piece) {
@@ -655,24 +650,12 @@ void checkParameters(const PassEntry &entry, StringRef parameters) {
     std::string what = "parameter '" + piece.str() + "' of pass '" + entry.name + "'";
     if (!parameter)
       throw Failure(LLVMPLUG_ERROR_OPTION,
-                    refusal(what, Verdict{OptionClass::Unsafe,
-                                          "not a parameter LLVM lists for this pass (" +
-                                              (entry.syntax.empty() ? std::string("it takes none")
-                                                                    : "<" + entry.syntax + ">") +
-                                              "), so not reviewed"}));
-    const std::optional<Verdict> &verdict = parameter->verdict;
-    if (!verdict || verdict->kind != OptionClass::Value)
-      throw Failure(LLVMPLUG_ERROR_OPTION, refusal(what, verdict));
-    if (verdict->minValue == -HUGE_VAL && verdict->maxValue == HUGE_VAL)
-      continue;
-    long long number;
-    StringRef text = parameter->name.empty() ? piece : piece.split('=').second;
-    if (text.getAsInteger(0, number) || number < verdict->minValue || number > verdict->maxValue)
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    what + " in -passes is refused by the safe option policy: the safe range is " +
-                        std::to_string((long long)verdict->minValue) + " to " +
-                        std::to_string((long long)verdict->maxValue) + " (" + verdict->reason +
-                        "); other values only with Plugin(options=\"all\")");
+                    refusal(what, "unreviewed: not a parameter LLVM lists for this pass (" +
+                                      (entry.syntax.empty() ? std::string("it takes none")
+                                                            : "<" + entry.syntax + ">") +
+                                      ")"));
+    if (!parameter->verdict || parameter->verdict->kind != OptionClass::Value)
+      throw Failure(LLVMPLUG_ERROR_OPTION, refusal(what, parameter->verdict));
   }
 }
 
@@ -717,9 +700,8 @@ void PassCatalogue::checkSafe(StringRef pipeline) const {
     if (found.empty())
       throw Failure(LLVMPLUG_ERROR_OPTION,
                     refusal("pass '" + text.str() + "'",
-                            Verdict{OptionClass::Unsafe,
-                                    "not a pass of LLVM's PassBuilder registry (target-specific "
-                                    "passes are not reviewed)"}));
+                            "unreviewed: not a pass of LLVM's PassBuilder registry (a misspelt "
+                            "name, or a target's own pass, which nobody has reviewed)"));
     if (invalidate)
       continue;
     // A name registered twice (a pass and an analysis printer, at two
