@@ -274,6 +274,7 @@ void OptionRegistry::checkPipeline(StringRef passes) const {
   // Touched on every call, so that the warm-up compile builds the catalogue
   // before any caller's option can change LLVM's default pipelines.
   const PassCatalogue &catalogue = PassCatalogue::get();
+  checkPipelineNesting(passes);
   if (policy_ == LLVMPLUG_POLICY_ALL)
     return;
   catalogue.checkSafe(passes);

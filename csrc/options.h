@@ -57,7 +57,8 @@ public:
 
   // Under the safe policy, refuse a -passes pipeline that names a pass or
   // pass parameter not classed "value" (pass_policy.h). Throws Failure
-  // (LLVMPLUG_ERROR_OPTION).
+  // (LLVMPLUG_ERROR_OPTION), or (LLVMPLUG_ERROR_LIMIT) under every policy
+  // for a pipeline nested too deep for LLVM's recursive parser.
   void checkPipeline(llvm::StringRef passes) const;
 
   // Choose the policy for later resolve() calls. Throws Failure

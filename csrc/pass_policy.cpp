@@ -661,6 +661,17 @@ void checkParameters(const PassEntry &entry, StringRef parameters) {
 
 } // namespace
 
+void checkPipelineNesting(StringRef pipeline) {
+  unsigned depth = 0;
+  for (char c : pipeline) {
+    if (c == '(' && ++depth > MaxPipelineDepth)
+      throw Failure(LLVMPLUG_ERROR_LIMIT, "the -passes pipeline is nested deeper than " +
+                                              std::to_string(MaxPipelineDepth) + " levels");
+    if (c == ')' && depth > 0)
+      --depth;
+  }
+}
+
 void PassCatalogue::checkSafe(StringRef pipeline) const {
   std::optional<std::vector<Element>> elements = parsePipeline(pipeline);
   if (!elements)

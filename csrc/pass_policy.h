@@ -55,6 +55,16 @@ struct PassEntry {
   std::optional<Verdict> verdict;
 };
 
+// The deepest nesting of inner pipelines accepted, under every policy. LLVM
+// parses and runs nested pass managers recursively: on stack.h's stack,
+// module(, function( or cgscc( nested 6,000 deep crash the process (SIGSEGV),
+// 4,000 compile (measured; tests/test_pass_policy.py keeps both sides).
+constexpr unsigned MaxPipelineDepth = 1000;
+
+// Throws Failure (LLVMPLUG_ERROR_LIMIT) if `pipeline` nests inner pipelines
+// deeper than MaxPipelineDepth.
+void checkPipelineNesting(llvm::StringRef pipeline);
+
 class PassCatalogue {
 public:
   // The catalogue of this copy of LLVM. Built on first use, which is the

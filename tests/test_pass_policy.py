@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import llvmplug
@@ -46,11 +47,13 @@ define i32 @f(i32 %x) !dbg !5 {
 !9 = !{!"VICTIM", !"VICTIM.gcda", !0}
 """
 
-# Compiles argv[1] (IR) with argv[2] (flags, JSON) under argv[3] (policy)
-# and prints what happened as one JSON line on stdout.
+# Compiles IR with flags under a policy, read as JSON from the file argv[1]
+# (a megabyte pipeline is too long for a command line), and prints what
+# happened as one JSON line on stdout.
 CHILD = """
 import json, sys, llvmplug
-ir, flags, policy = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
+with open(sys.argv[1]) as file:
+    ir, flags, policy = json.load(file)
 with llvmplug.Plugin(options=policy) as plugin:
     try:
         plugin.compile(ir, flags=flags, output="ll")
@@ -61,10 +64,23 @@ with llvmplug.Plugin(options=policy) as plugin:
 
 
 def compile_in_child(cwd: Path, flags: list[str], policy: str = "safe", ir: str = IR,
-                     stdin: int | None = subprocess.DEVNULL) -> tuple[dict | None, subprocess.CompletedProcess]:
-    """Compile in a child process; (its JSON report or None, the finished process)."""
-    done = subprocess.run([sys.executable, "-c", CHILD, ir, json.dumps(flags), policy], cwd=cwd,
-                          stdin=stdin, capture_output=True, text=True, timeout=120)
+                     open_stdin: bool = False) -> tuple[dict | None, subprocess.CompletedProcess]:
+    """Compile in a child process; (its JSON report or None, the finished process).
+
+    open_stdin: the child's stdin is a pipe this process keeps open (and
+    never writes) until the child ends, as a host's terminal or socket would.
+    """
+    read, write = os.pipe() if open_stdin else (subprocess.DEVNULL, None)
+    with tempfile.TemporaryDirectory() as scratch:  # not cwd, which must stay empty
+        arguments = Path(scratch) / "arguments.json"
+        arguments.write_text(json.dumps([ir, flags, policy]))
+        try:
+            done = subprocess.run([sys.executable, "-c", CHILD, str(arguments)], cwd=cwd,
+                                  stdin=read, capture_output=True, text=True, timeout=120)
+        finally:
+            if write is not None:
+                os.close(read)
+                os.close(write)
     lines = done.stdout.strip().splitlines()
     return (json.loads(lines[-1]) if lines else None), done
 
@@ -134,7 +150,8 @@ def test_gcov_profiling_cannot_write_a_named_path(tmp_path):
 
 def test_pass_parameters_cannot_open_files(tmp_path):
     # Old main: /dev/stdin blocks the host until its stdin closes (here: the
-    # timeout), and an existing path fails differently from a missing one.
+    # child until the timeout), and an existing path fails differently from a
+    # missing one.
     existing = tmp_path / "profile"
     existing.write_bytes(b"not a profile")
     work = tmp_path / "cwd"
@@ -142,7 +159,7 @@ def test_pass_parameters_cannot_open_files(tmp_path):
     messages = []
     for path in ("/dev/stdin", str(existing), str(tmp_path / "missing")):
         report, done = compile_in_child(work, [f"-passes=memprof-use<profile-filename={path}>"],
-                                        stdin=subprocess.PIPE)
+                                        open_stdin=True)
         assert_refused(report, done, work, "memprof-use", "file")
         messages.append(report["message"])
     assert len(set(messages)) == 1, "the refusal must not depend on the path (an existence oracle)"
@@ -160,6 +177,23 @@ def test_refused_parameters_name_pass_and_parameter(plugin):
     # -passes is per call only: there is no sticky pipeline to slip past the check.
     with pytest.raises(llvmplug.OptionError, match="unknown option '-passes'"):
         plugin.set_options("-passes=aa-eval")
+
+
+@pytest.mark.parametrize("policy", ["safe", "all"])
+def test_deeply_nested_pipelines_hit_a_limit(tmp_path, policy):
+    # Old main: LLVM's recursive pipeline parser overflows the stack (SIGSEGV).
+    deep = "function(" * 100_000 + "instcombine" + ")" * 100_000
+    report, done = compile_in_child(tmp_path, [f"-passes={deep}"], policy=policy)
+    assert done.returncode == 0, f"the child died ({done.returncode})"
+    assert report["error"] == "LimitError" and "nested deeper than 1000 levels" in report["message"]
+
+
+def test_nesting_within_the_limit_compiles(plugin):
+    for kind, inner in (("module", "globalopt"), ("function", "instcombine"), ("cgscc", "inline")):
+        pipeline = kind + "(" + f"{kind}(" * 999 + inner + ")" * 1000
+        plugin.compile(IR, flags=[f"-passes={pipeline}"])
+    with pytest.raises(llvmplug.LimitError):
+        plugin.compile(IR, flags=["-passes=" + "module(" * 1001 + "globalopt" + ")" * 1001])
 
 
 # -- what stays allowed ------------------------------------------------------------
