@@ -426,7 +426,9 @@ std::optional<Verdict> classifyParameter(StringRef pass, const PassParameter &pa
   for (const Reviewed &entry : ParameterTable)
     if ((pass + ":" + parameter.name).str() == entry.name)
       return Verdict{entry.kind, entry.reason};
-  if (matches("file|path|dir", parameter.name) || matches("file|path|dir", parameter.value))
+  // Words, not substrings: "profile-peeling" holds "file" but is a switch.
+  constexpr const char *PathWords = "(^|[-_])(file|filename|path|dir|directory)s?([-_]|$)|filename";
+  if (matches(PathWords, parameter.name) || matches(PathWords, parameter.value))
     return Verdict{OptionClass::File, "names a file: LLVM opens that path"};
   if (parameter.value.empty())
     return Verdict{OptionClass::Value, "a switch of the pass"};

@@ -290,6 +290,7 @@ def test_classes_of_the_observed_passes(plugin):
     assert [(q["name"], q["class"]) for q in memprof["parameters"]] == [("profile-filename", "file")]
     unroll = {q["name"]: q["class"] for q in by_name["loop-unroll"]["parameters"]}
     assert unroll["full-unroll-max"] == "value" and unroll["O3"] == "value"
+    assert unroll["profile-peeling"] == "value"  # "file" inside a word names no file
     assert [p["name"] for p in plugin.passes("loop-unroll*")] == ["loop-unroll", "loop-unroll-and-jam",
                                                                    "loop-unroll-full"]
     with pytest.raises(llvmplug.ArgumentError, match="bad pass pattern"):
