@@ -307,7 +307,6 @@ constexpr Reviewed Table[] = {
     {"scc-oz-module-inliner", OptionClass::Value, Transform},
     {"separate-const-offset-from-gep", OptionClass::Value, Transform},
     {"sink", OptionClass::Value, Transform},
-    {"slp-vectorizer", OptionClass::Value, Transform},
     {"slsr", OptionClass::Value, Transform},
     {"static-data-annotator", OptionClass::Value, Transform},
     {"strip", OptionClass::Value, Transform},
@@ -393,6 +392,9 @@ std::vector<StringRef> splitParameters(StringRef text) {
   }
   return pieces;
 }
+
+// What an element's name starts with: "print" for print<da><...>.
+StringRef baseName(StringRef text) { return text.take_until([](char c) { return c == '<'; }); }
 
 // The index of the '>' closing the '<' at `open`, or npos.
 size_t closing(StringRef text, size_t open) {
@@ -605,6 +607,8 @@ PassCatalogue::PassCatalogue() {
     if (!entry.verdict)
       entry.verdict = classifyPass(entry, standard);
   }
+  for (size_t i = 0; i < entries_.size(); ++i)
+    byBase_[baseName(entries_[i].name).str()].push_back(i);
 }
 
 const PassCatalogue &PassCatalogue::get() {
@@ -696,12 +700,24 @@ void PassCatalogue::checkSafe(StringRef pipeline) const {
     bool require = analysis.consume_front("require<") && analysis.consume_back(">");
     bool invalidate = !require && analysis.consume_front("invalidate<") && analysis.consume_back(">");
     std::vector<std::pair<const PassEntry *, StringRef>> found; // entry, parameters
-    for (const PassEntry &entry : entries_) {
+    std::vector<size_t> candidates;
+    auto addCandidates = [&](StringRef name) {
+      auto named = byBase_.find(baseName(name).str());
+      if (named != byBase_.end())
+        candidates.insert(candidates.end(), named->second.begin(), named->second.end());
+    };
+    addCandidates(text); // invalidate<all> is a pass of its own
+    if (require || invalidate)
+      addCandidates(analysis);
+    for (size_t index : candidates) {
+      const PassEntry &entry = entries_[index];
       if (entry.analysis) {
         if ((require || invalidate) && analysis == entry.name)
           found.emplace_back(&entry, "");
         continue;
       }
+      // As PassBuilder::checkParametrizedPassName: the name, then nothing
+      // or one <parameters>.
       StringRef rest = text;
       if (!rest.consume_front(entry.name))
         continue;

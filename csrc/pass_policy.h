@@ -29,6 +29,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,9 @@ public:
 private:
   PassCatalogue();
   std::vector<PassEntry> entries_;
+  // Entries by the part of their name before any '<' ("print" for
+  // print<domtree>): the candidates for one pipeline element.
+  std::map<std::string, std::vector<size_t>> byBase_;
 };
 
 } // namespace llvmplug
