@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import _args, errors
 from .plugin import OUTPUTS, Plugin
@@ -180,13 +181,18 @@ def _target_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options(args: argparse.Namespace) -> int:
+def _listing(args: argparse.Namespace, method: str) -> list[dict[str, Any]]:
+    """What ``Plugin.<method>(pattern)`` lists; printed as JSON (and [] returned) with --json."""
     with Plugin() as plugin:
-        options = plugin.options(args.pattern)
+        entries: list[dict[str, Any]] = getattr(plugin, method)(args.pattern)
     if args.json:
-        print(json.dumps(options, indent=2))
-        return 0
-    for option in options:
+        print(json.dumps(entries, indent=2))
+        return []
+    return entries
+
+
+def _options(args: argparse.Namespace) -> int:
+    for option in _listing(args, "options"):
         value = "" if option["value"] is None else f" = {option['value']}"
         # What the safe policy makes of it: nothing for a value of the
         # compile, else the class and why (--options all accepts it).
@@ -197,12 +203,7 @@ def _options(args: argparse.Namespace) -> int:
 
 
 def _passes(args: argparse.Namespace) -> int:
-    with Plugin() as plugin:
-        passes = plugin.passes(args.pattern)
-    if args.json:
-        print(json.dumps(passes, indent=2))
-        return 0
-    for entry in passes:
+    for entry in _listing(args, "passes"):
         name = f"require<{entry['name']}>" if entry["analysis"] else entry["name"]
         syntax = f"<{entry['syntax']}>" if entry["syntax"] else ""
         kind = entry["class"]
