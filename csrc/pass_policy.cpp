@@ -68,6 +68,9 @@ constexpr Reviewed Table[] = {
                                  "fatal error)"},
     {"debugify", OptionClass::Print,
      "adds synthetic debug info, and prints to the process's stderr for a module that has some"},
+    {"pseudo-probe", OptionClass::State,
+     "the probes it inserts stay in the reused target machine's MC context after an object or "
+     "assembly compile: the copy's next compile crashes (SIGSEGV)"},
     {"trigger-verifier-error", OptionClass::Unsafe,
      "breaks the module on purpose; the code generator then crashes"},
 
@@ -195,7 +198,6 @@ constexpr Reviewed Table[] = {
     {"msan", OptionClass::Value, Instrument},
     {"nsan", OptionClass::Value, Instrument},
     {"pgo-instr-gen", OptionClass::Value, Instrument},
-    {"pseudo-probe", OptionClass::Value, Instrument},
     {"rtsan", OptionClass::Value, Instrument},
     {"sancov-module", OptionClass::Value, Instrument},
     {"sanmd-module", OptionClass::Value, Instrument},

@@ -26,6 +26,73 @@ CLASSES = {"value", "code", "file", "print", "exit", "state", "unsafe"}
 
 IR = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
 
+# A loop, a call to inline, an indirect call, memory: something for most passes to do.
+LOOP_IR = """
+@g = global [16 x i32] zeroinitializer
+@fp = global ptr null
+declare void @ext(ptr)
+define internal i32 @callee(i32 %a) {
+  %b = mul i32 %a, 3
+  ret i32 %b
+}
+define i32 @f(i32 %n, ptr %p) {
+entry:
+  %buf = alloca [8 x i32]
+  call void @ext(ptr %buf)
+  br label %loop
+loop:
+  %i = phi i32 [0, %entry], [%i1, %loop]
+  %s = phi i32 [0, %entry], [%s1, %loop]
+  %gep = getelementptr [16 x i32], ptr @g, i32 0, i32 %i
+  %v = load i32, ptr %gep
+  %c = call i32 @callee(i32 %v)
+  %s1 = add i32 %s, %c
+  store i32 %s1, ptr %p
+  %i1 = add i32 %i, 1
+  %cmp = icmp slt i32 %i1, %n
+  br i1 %cmp, label %loop, label %exit
+exit:
+  %f = load ptr, ptr @fp
+  call void %f(ptr %p)
+  ret i32 %s1
+}
+"""
+
+# Runs every pass the safe policy allows, and each with every parameter it
+# allows, on LOOP_IR in one copy (IR and object output), then one plain
+# compile: what a pass leaves behind in the copy shows there.
+EVERY_VALUE_PASS = """
+import sys, llvmplug
+WRAP = {"module": "{}", "cgscc": "cgscc({})", "function": "function({})",
+        "loop": "function(loop-mssa({}))", "loopnest": "function(loop-mssa({}))"}
+ir = sys.stdin.read()
+ran = 0
+with llvmplug.Plugin() as plugin:
+    for entry in plugin.passes():
+        level = entry["kinds"][0].split()[0]
+        if entry["class"] != "value" or level not in WRAP:
+            continue
+        name = f"require<{entry['name']}>" if entry["analysis"] else entry["name"]
+        pipelines = [name]
+        for parameter in entry["parameters"]:
+            if parameter["class"] == "value":
+                value = {"N": "1", "": ""}.get(parameter["value"], "x")
+                text = parameter["name"].replace("[indices]", "[1]")
+                text = f"{text}={value}" if parameter["name"] and parameter["value"] else text or value
+                pipelines.append(f"{entry['name']}<{text}>")
+        for pipeline in pipelines:
+            print(pipeline, flush=True)  # the last line names a pass that crashed
+            for output in ("ll", "obj"):
+                try:
+                    plugin.compile(ir, flags=["-passes=" + WRAP[level].format(pipeline)], output=output)
+                except llvmplug.LLVMPlugError:
+                    pass  # a typed error is an allowed outcome
+            ran += 1
+    plugin.compile(ir)
+print("ran", ran)
+"""
+
+
 # A function with debug info, whose !llvm.gcov entry names the notes file
 # GCOV profiling writes: VICTIM is replaced by a path.
 GCOV_IR = """
@@ -128,6 +195,8 @@ def assert_refused(report, done, tmp_path: Path, pass_name: str, kind: str) -> N
         ("function(free-machine-function)", "free-machine-function", "unsafe"),  # abort
         ("function(require<gc-function>)", "gc-function", "unsafe"),  # SIGSEGV
         ("module(default<O2>,function(instcombine,view-cfg))", "view-cfg", "code"),
+        # old main: allowed, and the copy's next object compile crashes (SIGSEGV)
+        ("pseudo-probe", "pseudo-probe", "state"),
     ],
 )
 def test_refused_under_safe(tmp_path, pipeline, pass_name, kind):
@@ -278,6 +347,21 @@ def test_every_registered_pass_is_checked_as_classified(plugin, passes):
             ok = entry["class"] == "value" and parameter["class"] == "value"
             with pytest.raises(llvmplug.ParseError if ok else llvmplug.OptionError):
                 plugin.compile("not IR", flags=["-passes=" + _pipeline(entry, text)])
+
+
+def test_every_value_pass_runs_without_crash_print_or_file(tmp_path, passes):
+    # What "value" promises, run: every allowed pass and parameter, in one
+    # copy under the safe policy, errors allowed (a typed error is a clean
+    # outcome), crashes, output on the host's streams and files not. This
+    # found pseudo-probe, whose probes crash the copy's next compile.
+    done = subprocess.run([sys.executable, "-c", EVERY_VALUE_PASS], input=LOOP_IR, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    ran = done.stdout.splitlines()
+    assert done.returncode == 0, f"the child died ({done.returncode}) after: {ran[-1:]}"
+    allowed = [p for p in passes if p["class"] == "value" and p["kinds"][0] != "pass manager"]
+    assert ran[-1] == f"ran {len(ran) - 1}" and len(ran) - 1 > len(allowed)
+    assert done.stderr == ""
+    assert os.listdir(tmp_path) == []
 
 
 def test_classes_of_the_observed_passes(plugin):
