@@ -30,21 +30,23 @@ struct Reviewed {
 constexpr const char *Analysis =
     "an analysis: computes facts about the IR for the passes that read them; changes nothing";
 constexpr const char *Transform =
-    "transforms the module only (not in LLVM's default pipelines; reviewed: reads no file, "
-    "prints nothing, keeps nothing past the compile)";
+    "transforms the module (not in LLVM's default pipelines; run over the test corpus it read no "
+    "file, printed nothing and left nothing behind)";
 constexpr const char *CodegenIR =
     "an IR pass of LLVM's code generator pipeline; a missing analysis is reported as an error";
 constexpr const char *Instrument =
     "instruments the code for a runtime library; what it records is written by the compiled "
     "program, not at compile time";
 constexpr const char *Standard = "LLVM's standard pipeline at the given level, as -O1..-O3 run it";
-constexpr const char *Crash = "crashes the process (SIGSEGV or abort) on a -passes pipeline over "
-                              "LLVM IR: it needs the code generator's machine functions";
+constexpr const char *Crash = "crashes the process (SIGSEGV) when a -passes pipeline over LLVM IR "
+                              "requires it";
 
 // The reviewed passes and analyses: those the rules below would get wrong or
-// cannot decide (passes LLVM's default pipelines do not run). Each was read in
-// LLVM's source and run on a sample module (tests/test_pass_policy.py keeps
-// the cases that crash, write or print); keep the reasons honest.
+// cannot decide (passes LLVM's default pipelines do not run). Each was run, at
+// its level, on a sample module and over the test corpus, in a child process
+// per pass and all in one copy (tests/test_pass_policy.py keeps both: the
+// cases that crash, write or print, and a run of every "value" entry); the
+// reasons say what those runs and LLVM's source show. Keep them honest.
 constexpr Reviewed Table[] = {
     // Crash, write files, read files or print: refused.
     {"free-machine-function", OptionClass::Unsafe, "frees a machine function that does not exist: "
