@@ -83,7 +83,9 @@ typedef enum llvmplug_policy {
    * compile (optimisation, codegen and target tuning, llc's codegen flags).
    * Options that load code, read or write files or stdin, print or dump,
    * exit, or keep debugging state past the call are refused with
-   * LLVMPLUG_ERROR_OPTION, naming the option and why. */
+   * LLVMPLUG_ERROR_OPTION, naming the option and why. A -passes pipeline
+   * may name only passes and pass parameters that llvmplug_list_passes
+   * classes "value"; any other name is refused the same way. */
   LLVMPLUG_POLICY_SAFE = 0,
   /* Every registered option, as llc would take it. For trusted callers
    * only: an option can then load a library or write files. */
