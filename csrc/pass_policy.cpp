@@ -481,10 +481,13 @@ struct Adaptor {
 };
 constexpr Adaptor Adaptors[] = {
     {"module", "", OptionClass::Value, "a pass manager: runs its inner pipeline over the module"},
-    {"cgscc", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each call-graph SCC"},
-    {"function", "eager-inv;no-rerun", OptionClass::Value, "a pass manager: runs its inner pipeline over each function"},
+    {"cgscc", "", OptionClass::Value,
+     "a pass manager: runs its inner pipeline over each call-graph SCC"},
+    {"function", "eager-inv;no-rerun", OptionClass::Value,
+     "a pass manager: runs its inner pipeline over each function"},
     {"loop", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each loop"},
-    {"loop-mssa", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each loop, with MemorySSA"},
+    {"loop-mssa", "", OptionClass::Value,
+     "a pass manager: runs its inner pipeline over each loop, with MemorySSA"},
     {"coro-cond", "", OptionClass::Value, "runs its inner pipeline only on modules with coroutines"},
     {"devirt", "N", OptionClass::Value,
      "repeats its inner CGSCC pipeline while it devirtualises calls, at most N times"},
