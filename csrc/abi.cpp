@@ -8,6 +8,7 @@
 #include "failure.h"
 #include "info.h"
 #include "options.h"
+#include "pass_policy.h"
 #include "runtime.h"
 #include "stack.h"
 #include "targets.h"
@@ -171,6 +172,14 @@ llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out
     // Exclusive: it prints through LLVM's shared outs() stream (capture.h).
     ExclusiveLock hold(runtimeLock());
     result.parts.push_back(runtime().describe(text(pattern)));
+  });
+}
+
+llvmplug_status llvmplug_list_passes(const char *pattern, llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &result) {
+    SharedLock hold(runtimeLock()); // the catalogue is built once, then only read
+    runtime();
+    result.parts.push_back(PassCatalogue::get().describe(text(pattern)));
   });
 }
 

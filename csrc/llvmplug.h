@@ -83,7 +83,9 @@ typedef enum llvmplug_policy {
    * compile (optimisation, codegen and target tuning, llc's codegen flags).
    * Options that load code, read or write files or stdin, print or dump,
    * exit, or keep debugging state past the call are refused with
-   * LLVMPLUG_ERROR_OPTION, naming the option and why. */
+   * LLVMPLUG_ERROR_OPTION, naming the option and why. A -passes pipeline
+   * may name only passes and pass parameters that llvmplug_list_passes
+   * classes "value"; any other name is refused the same way. */
   LLVMPLUG_POLICY_SAFE = 0,
   /* Every registered option, as llc would take it. For trusted callers
    * only: an option can then load a library or write files. */
@@ -189,6 +191,16 @@ LLVMPLUG_API llvmplug_status llvmplug_clear_options(llvmplug_result **out);
  * pattern: a glob over option names; NULL or "" lists all. */
 LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
                                                    llvmplug_result **out);
+
+/* List the passes a -passes pipeline can name, from LLVM's PassBuilder
+ * registry, as a JSON array of objects (name, kinds, analysis, syntax,
+ * parameters, class, reason). class is "value" for a pass the safe policy
+ * allows in a pipeline, else what it does ("code", "file", "print", "state",
+ * "unsafe"); parameters lists each parameter (name, value, class, reason).
+ * An analysis is named in pipelines as require<name> or invalidate<name>.
+ * pattern: a glob over pass names; NULL or "" lists all. Since ABI 2.1. */
+LLVMPLUG_API llvmplug_status llvmplug_list_passes(const char *pattern,
+                                                  llvmplug_result **out);
 
 /* Tear LLVM down (llvm_shutdown and the C++ runtime's free-resources hook) so
  * that unloading the library leaves nothing behind. Call it only right before

@@ -2,6 +2,7 @@
 
 #include "capture.h"
 #include "failure.h"
+#include "pass_policy.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
@@ -270,19 +271,13 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef 
 }
 
 void OptionRegistry::checkPipeline(StringRef passes) const {
+  // Touched on every call, so that the warm-up compile builds the catalogue
+  // before any caller's option can change LLVM's default pipelines.
+  const PassCatalogue &catalogue = PassCatalogue::get();
+  checkPipelineNesting(passes);
   if (policy_ == LLVMPLUG_POLICY_ALL)
     return;
-  // Pass names are the words of the pipeline text; nesting and parameters
-  // (function(...), print<domtree>) only separate them.
-  SmallVector<StringRef, 16> words;
-  SplitString(passes, words, ",()<>; \t\n");
-  for (StringRef word : words)
-    if (Regex("(^|-)(print|printer|dump|dot|view|viewer|stats)(-|$)", Regex::IgnoreCase).match(word))
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    "pass '" + word.str() +
-                        "' in -passes is refused by the safe option policy (print: prints, "
-                        "dumps, writes dot files or starts a viewer); it is allowed only with "
-                        "Plugin(options=\"all\"), for trusted callers");
+  catalogue.checkSafe(passes);
 }
 
 void OptionRegistry::setPolicy(llvmplug_policy policy) {

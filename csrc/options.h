@@ -55,9 +55,10 @@ public:
   // naming an option the policy refuses and why.
   std::vector<Setting> resolve(llvm::ArrayRef<std::string> tokens) const;
 
-  // Under the safe policy, refuse a -passes pipeline that names a pass
-  // which prints, dumps, writes dot files or starts a viewer (print<...>,
-  // dot-cfg, view-cfg). Throws Failure (LLVMPLUG_ERROR_OPTION).
+  // Under the safe policy, refuse a -passes pipeline that names a pass or
+  // pass parameter not classed "value" (pass_policy.h). Throws Failure
+  // (LLVMPLUG_ERROR_OPTION), or (LLVMPLUG_ERROR_LIMIT) under every policy
+  // for a pipeline nested too deep for LLVM's recursive parser.
   void checkPipeline(llvm::StringRef passes) const;
 
   // Choose the policy for later resolve() calls. Throws Failure

@@ -373,6 +373,11 @@ class LocalBackend:
             data, _ = _abi.call(lib, "llvmplug_list_options", pattern.encode())
         return json.loads(data)
 
+    def passes(self, pattern: str) -> list[dict[str, Any]]:
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_list_passes", pattern.encode())
+        return json.loads(data)
+
 
 def _after_fork_in_child() -> None:
     for backend in list(_backends):

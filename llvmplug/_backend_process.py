@@ -420,6 +420,9 @@ class ProcessBackend:
     def options(self, pattern: str) -> list[dict[str, Any]]:
         return self._call("options", pattern)[0]  # type: ignore[no-any-return]
 
+    def passes(self, pattern: str) -> list[dict[str, Any]]:
+        return self._call("passes", pattern)[0]  # type: ignore[no-any-return]
+
 
 def _after_fork_in_child() -> None:
     for backend in list(_backends):

@@ -103,7 +103,7 @@ def _value_ok(method: str, args: tuple[Any, ...], value: Any) -> bool:
                 and all(type(item) is bytes for item in value))
     if method in ("info", "target_info"):
         return isinstance(value, dict)
-    if method == "options":
+    if method in ("options", "passes"):
         return isinstance(value, list) and all(isinstance(item, dict) for item in value)
     return value is None  # set_options, clear_options
 

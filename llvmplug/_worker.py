@@ -24,7 +24,8 @@ from . import _protocol, errors
 from ._backend_local import LocalBackend
 
 # What the parent may call; anything else is a bug in the parent.
-METHODS = frozenset({"compile", "compile_modules", "info", "target_info", "set_options", "clear_options", "options"})
+METHODS = frozenset({"compile", "compile_modules", "info", "target_info", "set_options", "clear_options",
+                     "options", "passes"})
 
 
 def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:

@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import _args, errors
 from .plugin import OUTPUTS, Plugin
@@ -33,6 +34,7 @@ examples:
   llvmplug info
   llvmplug info --target aarch64-linux-gnu
   llvmplug options 'x86-*'
+  llvmplug passes 'loop-*'
   llvmplug check
 """
 
@@ -107,6 +109,10 @@ def _parser() -> argparse.ArgumentParser:
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
     options.add_argument("--json", action="store_true", help="print the raw JSON")
 
+    passes = commands.add_parser("passes", help="list the passes -passes= can name, with their policy class")
+    passes.add_argument("pattern", nargs="?", help="glob over pass names, e.g. 'loop-*'")
+    passes.add_argument("--json", action="store_true", help="print the raw JSON")
+
     check = commands.add_parser(
         "check", help="check that a built shim hides LLVM (Linux; needs pyelftools)",
         description="Read the shim's ELF file and check that it exports only llvmplug's C ABI, "
@@ -175,19 +181,38 @@ def _target_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options(args: argparse.Namespace) -> int:
+def _listing(args: argparse.Namespace, method: str) -> list[dict[str, Any]]:
+    """What ``Plugin.<method>(pattern)`` lists; printed as JSON (and [] returned) with --json."""
     with Plugin() as plugin:
-        options = plugin.options(args.pattern)
+        entries: list[dict[str, Any]] = getattr(plugin, method)(args.pattern)
     if args.json:
-        print(json.dumps(options, indent=2))
-        return 0
-    for option in options:
+        print(json.dumps(entries, indent=2))
+        return []
+    return entries
+
+
+def _options(args: argparse.Namespace) -> int:
+    for option in _listing(args, "options"):
         value = "" if option["value"] is None else f" = {option['value']}"
         # What the safe policy makes of it: nothing for a value of the
         # compile, else the class and why (--options all accepts it).
         kind = option.get("class")
         policy = "" if kind in (None, "value") else f"  [refused by default: {kind}, {option.get('reason', '')}]"
         print(f"-{option['name']} <{option['type']}>{value}  {option['description']}{policy}")
+    return 0
+
+
+def _passes(args: argparse.Namespace) -> int:
+    for entry in _listing(args, "passes"):
+        name = f"require<{entry['name']}>" if entry["analysis"] else entry["name"]
+        syntax = f"<{entry['syntax']}>" if entry["syntax"] else ""
+        kind = entry["class"]
+        policy = "" if kind == "value" else f"  [refused by default: {kind}, {entry['reason']}]"
+        print(f"{name}{syntax}  ({', '.join(entry['kinds'])}){policy}")
+        for parameter in entry["parameters"]:
+            if parameter["class"] != "value" and kind == "value":
+                print(f"    {parameter['name']}=<{parameter['value']}>  [refused by default: "
+                      f"{parameter['class']}, {parameter['reason']}]")
     return 0
 
 
@@ -227,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _info(args)
         if args.command == "check":
             return _check(args)
+        if args.command == "passes":
+            return _passes(args)
         return _options(args)
     except BrokenPipeError:
         # The reader went away (| head): not an error worth a traceback. Point

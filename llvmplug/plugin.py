@@ -374,3 +374,17 @@ class Plugin:
             pattern: a glob over option names (``"x86-*"``); ``None`` lists all.
         """
         return self._backend.options("" if pattern is None else _args.text(pattern, "pattern"))
+
+    def passes(self, pattern: str | None = None) -> list[dict[str, Any]]:
+        """The passes a ``-passes=`` pipeline can name, from LLVM's PassBuilder registry.
+
+        Each is a dict: name, kinds (``"function pass"``, ``"module analysis"``...),
+        analysis (named ``require<name>`` in a pipeline), syntax (its parameters as
+        LLVM spells them), parameters (name, value, class, reason each), class and
+        reason. Under ``options="safe"`` a pipeline may name only passes and
+        parameters of class ``"value"``.
+
+        Args:
+            pattern: a glob over pass names (``"loop-*"``); ``None`` lists all.
+        """
+        return self._backend.passes("" if pattern is None else _args.text(pattern, "pattern"))

@@ -93,6 +93,7 @@ def test_null_out_is_rejected(lib, ffi):
     assert lib.llvmplug_info(ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
     assert lib.llvmplug_set_options(b"", ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
     assert lib.llvmplug_list_options(b"", ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
+    assert lib.llvmplug_list_passes(b"", ffi.NULL) == lib.LLVMPLUG_ERROR_ARGUMENT
 
 
 def test_null_result_accessors(lib, ffi):
@@ -115,6 +116,8 @@ def test_set_options_all_or_nothing(lib, ffi):
 def test_bad_glob(lib, ffi):
     status, _, message = call(lib, ffi, "llvmplug_list_options", b"[")
     assert status == lib.LLVMPLUG_ERROR_ARGUMENT and "pattern" in message
+    status, _, message = call(lib, ffi, "llvmplug_list_passes", b"[")
+    assert status == lib.LLVMPLUG_ERROR_ARGUMENT and "pass pattern" in message
 
 
 def test_every_status_has_an_exception(ffi):
@@ -128,7 +131,7 @@ def test_cdef_is_the_header_region():
     # Every function the header declares is in the cdef, and nothing else is.
     declared = set(re.findall(r"LLVMPLUG_API[^;]*?\b(llvmplug_\w+)\s*\(", text))
     assert declared == set(re.findall(r"\b(llvmplug_\w+)\s*\(", source))
-    assert len(declared) == 18
+    assert len(declared) == 19
 
 
 def test_shutdown_then_calls_fail_cleanly(ffi):

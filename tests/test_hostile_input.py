@@ -45,6 +45,8 @@ def test_bad_python_values_are_typed(plugin, arith_ir, kwargs, words):
         ("set_options", ("-O2",), llvmplug.OptionError, "unknown option '-O2'"),
         ("options", (5,), llvmplug.ArgumentTypeError, "pattern must be a str"),
         ("options", ("x86-*\0",), llvmplug.ArgumentError, "NUL"),
+        ("passes", (5,), llvmplug.ArgumentTypeError, "pattern must be a str"),
+        ("passes", ("loop-*\0",), llvmplug.ArgumentError, "NUL"),
     ],
 )
 def test_bad_arguments_to_other_methods(plugin, method, args, error, words):
