@@ -23,7 +23,7 @@
 // Test switch: with LLVMPLUG_TEST_NO_CAPTURE set in the environment when the
 // library loads, captures collect nothing, as on those systems, so the Linux
 // tests can check that the policy fails closed without them
-// (tests/test_policy_values.py). It can only make the policy stricter: fewer
+// (tests/test_policy.py). It can only make the policy stricter: fewer
 // option shapes are learned, and an option without one is refused.
 #ifndef LLVMPLUG_CAPTURE_H
 #define LLVMPLUG_CAPTURE_H
