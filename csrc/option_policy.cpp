@@ -134,11 +134,15 @@ constexpr Reviewed Table[] = {
     // finishes (the vector one on any loop; the scalar one with
     // -force-vector-width=1, where it also crashes). 0 is their default, so
     // the sweep of other values missed them (tests/sweep_options.py
-    // --explicit-defaults finds the first).
+    // --explicit-defaults finds the first). A huge limit with a huge
+    // -force-target-num-*-regs (allowed) never finishes either (found by
+    // tests/test_scoping_sweep.py's batches); 64 with it does.
     {"force-target-max-vector-interleave", OptionClass::Value,
-     "a limit on the interleave count; 0 makes the count 0 and vectorisation never finishes", 1},
+     "a limit on the interleave count; 0 makes the count 0 and huge values (with many registers) "
+     "make it huge: vectorisation never finishes", 1, 64},
     {"force-target-max-scalar-interleave", OptionClass::Value,
-     "a limit on the interleave count; 0 makes the count 0 and vectorisation never finishes", 1},
+     "a limit on the interleave count; 0 makes the count 0 and huge values (with many registers) "
+     "make it huge: vectorisation never finishes", 1, 64},
     {"capture-tracking-max-uses-to-explore", OptionClass::Value,
      "a search budget; huge values exhaust memory", 0, 1e6},
     {"lsr-complexity-limit", OptionClass::Value,
