@@ -195,6 +195,9 @@ constexpr Reviewed Table[] = {
     {"misched", OptionClass::Unsafe,
      "the machine scheduler registry holds every linked backend's schedulers; another target's "
      "(gcn-*, r600, hexagon) crashes the compile (SIGSEGV, found by the sweep)"},
+    {"unroll-revisit-child-loops", OptionClass::Unsafe,
+     "with -unroll-peel-count (allowed) the unroller peels the loop it revisits again, for ever "
+     "(found by tests/test_scoping_sweep.py's batches); a debugging aid, not needed to unroll"},
     {"codegen-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the code generator on purpose"},
     {"opt-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the optimiser on purpose"},
 };

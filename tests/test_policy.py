@@ -70,6 +70,7 @@ def test_every_registered_option_is_classified(plugin):
         ("-opt-bisect-limit=0", "state"),
         ("-opt-bisect=x", "state"),
         ("-misched=gcn-max-ilp", "unsafe"),  # an AMDGPU scheduler on the host: SIGSEGV
+        ("-unroll-revisit-child-loops", "unsafe"),  # with -unroll-peel-count=1: peels for ever
         ("-aarch64prelegalizercombiner-disable-rule=x", "state"),
         ("-amdgpu-verify-hsa-metadata", "print"),
     ],
