@@ -142,21 +142,19 @@ template <typename T, bool External> void readScalar(cl::Option &option, Shape &
 }
 
 template <typename T> void addProbes(std::vector<KnownType> &known, ValueReader reader) {
-  // Leaked: they must outlive every lookup, and destroying an option at
-  // unload would touch LLVM's registry after it is gone.
-  auto *internal = new cl::opt<T>("llvmplug-probe", cl::sub(probeCommand()), cl::ReallyHidden);
-  auto *external = new cl::opt<T, true>("llvmplug-probe-external", cl::sub(probeCommand()),
-                                        cl::ReallyHidden);
-  auto *list = new cl::list<T>("llvmplug-probe-list", cl::sub(probeCommand()), cl::ReallyHidden);
-  StringRef name = internal->getParser().getValueName();
-  known.push_back({vtableOf(*internal), reader, name, &readScalar<T, false>});
-  known.push_back({vtableOf(*external), reader, name, &readScalar<T, true>});
-  known.push_back({vtableOf(*list), reader, name, nullptr});
-  // Each probe registers under its names; take them out so the next type's
-  // probes can use the same names.
-  internal->removeArgument();
-  external->removeArgument();
-  list->removeArgument();
+  // Each probe registers itself under its name, so it leaves the registry
+  // before it goes (a vtable and the parser's name are static data that
+  // outlive it). ~Option does not touch the registry.
+  cl::opt<T> internal("llvmplug-probe", cl::sub(probeCommand()), cl::ReallyHidden);
+  cl::opt<T, true> external("llvmplug-probe-external", cl::sub(probeCommand()), cl::ReallyHidden);
+  cl::list<T> list("llvmplug-probe-list", cl::sub(probeCommand()), cl::ReallyHidden);
+  StringRef name = internal.getParser().getValueName();
+  known.push_back({vtableOf(internal), reader, name, &readScalar<T, false>});
+  known.push_back({vtableOf(external), reader, name, &readScalar<T, true>});
+  known.push_back({vtableOf(list), reader, name, nullptr});
+  internal.removeArgument();
+  external.removeArgument();
+  list.removeArgument();
 }
 
 std::vector<KnownType> probeTypes() {
@@ -190,6 +188,9 @@ const KnownType *knownType(const cl::Option &option) {
 
 // --- Shapes read from LLVM's help (Linux only) -------------------------------
 
+// The parser a printed type name stands for. "long" and "ulong" each name
+// two parsers (long and long long); on Linux, the only platform that reads
+// help text, both have 64 bits and read alike.
 ValueReader readerNamed(StringRef parserName) {
   return StringSwitch<ValueReader>(parserName)
       .Case("bool", ValueReader::Bool)
