@@ -174,11 +174,13 @@ std::vector<KnownType> probeTypes() {
   return known;
 }
 
-// Built while the library loads, before any caller can reach LLVM's
-// registry from another thread.
-const std::vector<KnownType> KnownTypes = probeTypes();
-
 const KnownType *knownType(const cl::Option &option) {
+  // Built on first use (a static local: once, even with threads), not while
+  // the library loads: a shim built with LLVM's symbols exported must fail at
+  // load in LLVM's own way (tests/test_negative_control.py). Safe beside
+  // calls reading the top-level options: the probes touch only their own
+  // subcommand.
+  static const std::vector<KnownType> KnownTypes = probeTypes();
   const void *vtable = vtableOf(option);
   for (const KnownType &known : KnownTypes)
     if (known.vtable == vtable)
