@@ -16,7 +16,15 @@
 // Only on Linux. On Windows and macOS the text goes to the process's stdout
 // and stderr as LLVM writes it and take() returns ""; there the safe option
 // policy (option_policy.h), which refuses every printing option, is what
-// keeps LLVM off the host's stdout (not verified on those systems here).
+// keeps LLVM off the host's stdout (not verified on those systems here), and
+// the shim prints nothing of its own accord (works() is false, so options.cpp
+// learns option shapes without printing).
+//
+// Test switch: with LLVMPLUG_TEST_NO_CAPTURE set in the environment when the
+// library loads, captures collect nothing, as on those systems, so the Linux
+// tests can check that the policy fails closed without them
+// (tests/test_policy.py). It can only make the policy stricter: fewer
+// option shapes are learned, and an option without one is refused.
 #ifndef LLVMPLUG_CAPTURE_H
 #define LLVMPLUG_CAPTURE_H
 
@@ -33,6 +41,9 @@ public:
 
   // Flush LLVM's buffered stdout stream and return (and clear) the text.
   std::string take();
+
+  // Whether captures collect text on this platform (and in this process).
+  static bool works();
 
 private:
   std::string text_;

@@ -187,7 +187,10 @@ LLVMPLUG_API llvmplug_status llvmplug_clear_options(llvmplug_result **out);
 /* List LLVM options as a JSON array of objects (name, type, value, default,
  * description, values, sticky, class, reason). class is "value" for an
  * option the safe policy allows, else what it does ("code", "file",
- * "print", "exit", "state", "unsafe"), and reason says why in words.
+ * "print", "exit", "state", "unsafe") or "unknown" (no rule classifies it,
+ * or its type could not be learned: refused), and reason says why in words.
+ * type is null when it could not be learned (enums and custom parsers where
+ * LLVM's help text cannot be captured, i.e. off Linux).
  * pattern: a glob over option names; NULL or "" lists all. */
 LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
                                                    llvmplug_result **out);

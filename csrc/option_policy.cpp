@@ -129,6 +129,20 @@ constexpr Reviewed Table[] = {
     {"align-all-blocks", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
     {"align-all-nofallthru-blocks", OptionClass::Value, "log2 of an alignment; huge values pad for ever", 0, 16},
     {"force-vector-interleave", OptionClass::Value, "an interleave count; huge values never finish", 0, 64},
+    // Given at all (getNumOccurrences), these replace the target's limit, and
+    // a limit of 0 makes the interleave count 0: loop vectorisation never
+    // finishes (the vector one on any loop; the scalar one with
+    // -force-vector-width=1, where it also crashes). 0 is their default, so
+    // the sweep of other values missed them (tests/sweep_options.py
+    // --explicit-defaults finds the first). A huge limit with a huge
+    // -force-target-num-*-regs (allowed) never finishes either (found by
+    // tests/test_scoping_sweep.py's batches); 64 with it does.
+    {"force-target-max-vector-interleave", OptionClass::Value,
+     "a limit on the interleave count; 0 makes the count 0 and huge values (with many registers) "
+     "make it huge: vectorisation never finishes", 1, 64},
+    {"force-target-max-scalar-interleave", OptionClass::Value,
+     "a limit on the interleave count; 0 makes the count 0 and huge values (with many registers) "
+     "make it huge: vectorisation never finishes", 1, 64},
     {"capture-tracking-max-uses-to-explore", OptionClass::Value,
      "a search budget; huge values exhaust memory", 0, 1e6},
     {"lsr-complexity-limit", OptionClass::Value,
@@ -181,6 +195,9 @@ constexpr Reviewed Table[] = {
     {"misched", OptionClass::Unsafe,
      "the machine scheduler registry holds every linked backend's schedulers; another target's "
      "(gcn-*, r600, hexagon) crashes the compile (SIGSEGV, found by the sweep)"},
+    {"unroll-revisit-child-loops", OptionClass::Unsafe,
+     "with -unroll-peel-count (allowed) the unroller peels the loop it revisits again, for ever "
+     "(found by tests/test_scoping_sweep.py's batches); a debugging aid, not needed to unroll"},
     {"codegen-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the code generator on purpose"},
     {"opt-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the optimiser on purpose"},
 };
@@ -212,13 +229,75 @@ const char *className(OptionClass kind) {
     return "state";
   case OptionClass::Unsafe:
     return "unsafe";
+  case OptionClass::Unknown:
+    return "unknown";
   }
   return "unknown";
 }
 
+namespace {
+
+template <typename T> std::optional<double> integer(StringRef text) {
+  T number;
+  if (text.getAsInteger(0, number)) // what cl::parser<T>::parse calls
+    return std::nullopt;
+  return static_cast<double>(number);
+}
+
+} // namespace
+
+std::optional<double> readNumber(ValueReader reader, StringRef text) {
+  switch (reader) {
+  case ValueReader::Bool:
+    // parseBool in LLVM's CommandLine.cpp; "" is a bare -flag.
+    if (text.empty() || text == "true" || text == "TRUE" || text == "True" || text == "1")
+      return 1.0;
+    if (text == "false" || text == "FALSE" || text == "False" || text == "0")
+      return 0.0;
+    return std::nullopt;
+  case ValueReader::Int:
+    return integer<int>(text);
+  case ValueReader::Long:
+    return integer<long>(text);
+  case ValueReader::LongLong:
+    return integer<long long>(text);
+  case ValueReader::Unsigned:
+    return integer<unsigned>(text);
+  case ValueReader::UnsignedLong:
+    return integer<unsigned long>(text);
+  case ValueReader::UnsignedLongLong:
+    return integer<unsigned long long>(text);
+  case ValueReader::Double:
+  case ValueReader::Float: {
+    double number; // parseDouble: to_float (strtod over the whole text)
+    if (!to_float(text, number))
+      return std::nullopt;
+    return reader == ValueReader::Float ? static_cast<double>(static_cast<float>(number)) : number;
+  }
+  case ValueReader::String:
+  case ValueReader::Char:
+  case ValueReader::Unknown:
+    break;
+  }
+  StringRef digits = text;
+  digits.consume_front("-");
+  if (digits.empty() || !all_of(digits, isDigit) || (digits.size() > 1 && digits.front() == '0'))
+    return std::nullopt;
+  return integer<long long>(text);
+}
+
+bool admits(const Verdict &verdict, ValueReader reader, StringRef text) {
+  std::optional<double> number = readNumber(reader, text);
+  return number && *number >= verdict.minValue && *number <= verdict.maxValue;
+}
+
 // The rules, first match wins. Each is derived from what LLVM itself says
-// about the option: its name, its help text and its value's type.
-std::optional<Verdict> classifyOption(const OptionFacts &facts) {
+// about the option: its name, its help text and its value's type. The rules
+// over names and help come before any that needs the type, so an option they
+// tell as code, file, print or exit is refused whether or not its type was
+// learned; with no type learned, the file rule reads the name and help as
+// for a string.
+Verdict classifyOption(const OptionFacts &facts) {
   StringRef name = facts.name, help = facts.help, type = facts.type;
   for (const Reviewed &entry : Table)
     if (name == entry.name)
@@ -260,7 +339,13 @@ std::optional<Verdict> classifyOption(const OptionFacts &facts) {
 
   if (numeric)
     return Verdict{OptionClass::Value, "a plain value of the compile (" + type.str() + ")"};
-  return std::nullopt; // a string-valued option nobody has reviewed
+  if (type.empty())
+    return Verdict{OptionClass::Unknown,
+                   "its value type could not be learned without printing LLVM's help (an enum or a "
+                   "custom parser, on a platform without the output capture), and no name or help "
+                   "rule classifies it"};
+  return Verdict{OptionClass::Unknown,
+                 "no rule classifies this option: not reviewed for the safe policy"};
 }
 
 } // namespace llvmplug

@@ -5,6 +5,7 @@
 #include "pass_policy.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/GlobPattern.h"
@@ -16,7 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
+#include <cstring>
 #include <set>
 
 using namespace llvm;
@@ -80,70 +81,210 @@ size_t helpWidth() {
   return width;
 }
 
-// An option's value type and named values, parsed from what
-// printOptionInfo writes (cl::Option has no other way to tell them).
+// What an option is: its value type as LLVM's help prints it, how its
+// parser reads a value, its named values, its value and default.
 struct Shape {
-  std::string type = "bool";
+  std::string type; // empty: not learned
+  ValueReader reader = ValueReader::Unknown;
   json::Array values;
+  json::Value value = nullptr, defaultValue = nullptr;
 };
 
-Shape shapeOf(cl::Option &option, size_t width) {
+// --- Shapes learned without printing ---------------------------------------
+//
+// cl::Option's virtual interface tells the name, help, value description and
+// whether a value is expected, but not the C++ type of the option, which
+// decides how its value is read. The type is found by the option's vtable: a
+// probe of every type the shim can name (cl::opt and cl::list of LLVM's basic
+// parser types, with internal and external storage) is built once at load
+// time, and an option whose vtable is a probe's has exactly the probe's type,
+// so it can be read through that type's interface. This needs no printing and
+// no write() override, so it holds on every platform. (If a linker folded two
+// probes' vtables into one, those types behave identically.) Enums, custom
+// parsers and subclasses match no probe: only the Linux capture can tell
+// their shape, and elsewhere they stay unknown.
+
+// The vptr: first in any object whose first base (cl::Option) is polymorphic,
+// under both the Itanium and the Microsoft C++ ABI.
+const void *vtableOf(const cl::Option &option) {
+  const void *vtable;
+  std::memcpy(&vtable, static_cast<const void *>(&option), sizeof vtable);
+  return vtable;
+}
+
+// The probes live in a subcommand of their own, so that they never join the
+// top-level options that callers set and list.
+cl::SubCommand &probeCommand() {
+  static cl::SubCommand Command("llvmplug-type-probes", "");
+  return Command;
+}
+
+template <typename T> std::string text(const T &value) {
+  std::string out;
+  raw_string_ostream os(out);
+  os << value; // as LLVM's printOptionDiff writes it (bool as 0 or 1)
+  return out;
+}
+
+std::string text(cl::boolOrDefault value) { return std::to_string(static_cast<int>(value)); }
+
+struct KnownType {
+  const void *vtable;
+  ValueReader reader;
+  StringRef valueName;                     // the parser's; empty for bool
+  void (*read)(cl::Option &, Shape &);     // value and default; null for lists
+};
+
+template <typename T, bool External> void readScalar(cl::Option &option, Shape &shape) {
+  auto &typed = static_cast<cl::opt<T, External> &>(option);
+  shape.value = utf8(text(typed.getValue()));
+  if (typed.getDefault().hasValue())
+    shape.defaultValue = utf8(text(typed.getDefault().getValue()));
+}
+
+template <typename T> void addProbes(std::vector<KnownType> &known, ValueReader reader) {
+  // Each probe registers itself under its name, so it leaves the registry
+  // before it goes (a vtable and the parser's name are static data that
+  // outlive it). ~Option does not touch the registry.
+  cl::opt<T> internal("llvmplug-probe", cl::sub(probeCommand()), cl::ReallyHidden);
+  cl::opt<T, true> external("llvmplug-probe-external", cl::sub(probeCommand()), cl::ReallyHidden);
+  cl::list<T> list("llvmplug-probe-list", cl::sub(probeCommand()), cl::ReallyHidden);
+  StringRef name = internal.getParser().getValueName();
+  known.push_back({vtableOf(internal), reader, name, &readScalar<T, false>});
+  known.push_back({vtableOf(external), reader, name, &readScalar<T, true>});
+  known.push_back({vtableOf(list), reader, name, nullptr});
+  internal.removeArgument();
+  external.removeArgument();
+  list.removeArgument();
+}
+
+std::vector<KnownType> probeTypes() {
+  std::vector<KnownType> known;
+  addProbes<bool>(known, ValueReader::Bool);
+  addProbes<cl::boolOrDefault>(known, ValueReader::Bool);
+  addProbes<int>(known, ValueReader::Int);
+  addProbes<long>(known, ValueReader::Long);
+  addProbes<long long>(known, ValueReader::LongLong);
+  addProbes<unsigned>(known, ValueReader::Unsigned);
+  addProbes<unsigned long>(known, ValueReader::UnsignedLong);
+  addProbes<unsigned long long>(known, ValueReader::UnsignedLongLong);
+  addProbes<double>(known, ValueReader::Double);
+  addProbes<float>(known, ValueReader::Float);
+  addProbes<std::string>(known, ValueReader::String);
+  addProbes<char>(known, ValueReader::Char);
+  return known;
+}
+
+const KnownType *knownType(const cl::Option &option) {
+  // Built on first use (a static local: once, even with threads), not while
+  // the library loads: a shim built with LLVM's symbols exported must fail at
+  // load in LLVM's own way (tests/test_negative_control.py). Safe beside
+  // calls reading the top-level options: the probes touch only their own
+  // subcommand.
+  static const std::vector<KnownType> KnownTypes = probeTypes();
+  const void *vtable = vtableOf(option);
+  for (const KnownType &known : KnownTypes)
+    if (known.vtable == vtable)
+      return &known;
+  return nullptr;
+}
+
+// --- Shapes read from LLVM's help (Linux only) -------------------------------
+
+// The parser a printed type name stands for. "long" and "ulong" each name
+// two parsers (long and long long); on Linux, the only platform that reads
+// help text, both have 64 bits and read alike.
+ValueReader readerNamed(StringRef parserName) {
+  return StringSwitch<ValueReader>(parserName)
+      .Case("bool", ValueReader::Bool)
+      .Case("int", ValueReader::Int)
+      .Case("long", ValueReader::LongLong)
+      .Case("uint", ValueReader::Unsigned)
+      .Case("ulong", ValueReader::UnsignedLongLong)
+      .Case("number", ValueReader::Double)
+      .Case("string", ValueReader::String)
+      .Case("char", ValueReader::Char)
+      .Default(ValueReader::Unknown);
+}
+
+// For options of a type no probe has: parse what printOptionInfo and
+// printOptionValue write, captured (capture.h). Where the capture does not
+// work nothing is printed (it would reach the host's streams) and the shape
+// stays unknown.
+void readPrinted(cl::Option &option, size_t width, Shape &shape) {
+  if (!OutputCapture::works())
+    return;
   OutputCapture capture;
   option.printOptionInfo(width);
   std::string info = capture.take();
-  Shape shape;
   SmallVector<StringRef, 8> lines;
   StringRef(info).split(lines, '\n', -1, false);
-  if (!lines.empty()) {
-    StringRef first = lines.front();
-    size_t open = first.find("=<");
-    if (open != StringRef::npos)
-      shape.type = first.substr(open + 2).take_until([](char c) { return c == '>'; }).str();
-    for (StringRef line : ArrayRef(lines).drop_front()) {
-      line = line.ltrim();
-      if (line.consume_front("="))
-        shape.values.push_back(utf8(line.take_until(isSpace)));
-    }
-    if (!shape.values.empty())
-      shape.type = "enum";
+  if (lines.empty())
+    return; // printed nothing: not learned
+  StringRef first = lines.front();
+  size_t open = first.find("=<");
+  shape.type = open == StringRef::npos
+                   ? "bool"
+                   : first.substr(open + 2).take_until([](char c) { return c == '>'; }).str();
+  // A value description replaces the parser's name in the help, so the
+  // parser is known only when none is set.
+  if (option.ValueStr.empty())
+    shape.reader = readerNamed(shape.type);
+  for (StringRef line : ArrayRef(lines).drop_front()) {
+    line = line.ltrim();
+    if (line.consume_front("="))
+      shape.values.push_back(utf8(line.take_until(isSpace)));
   }
-  return shape;
-}
+  if (!shape.values.empty()) {
+    shape.type = "enum";
+    shape.reader = ValueReader::Unknown;
+  }
 
-json::Object describeOption(cl::Option &option, size_t width, bool sticky,
-                            const std::optional<Verdict> &verdict) {
-  Shape shape = shapeOf(option, width);
-  OutputCapture capture;
   option.printOptionValue(width, /*Force=*/true);
   std::string shown = capture.take();
-
-  json::Value value = nullptr, defaultValue = nullptr;
   StringRef line = StringRef(shown).rtrim();
   size_t eq = line.find("= ");
   size_t def = line.rfind(" (default: ");
   if (eq != StringRef::npos && def != StringRef::npos && def >= eq) {
-    value = utf8(line.slice(eq + 2, def).trim());
+    shape.value = utf8(line.slice(eq + 2, def).trim());
     StringRef d = line.substr(def + 11);
     d.consume_back(")");
     if (d != "*no default*")
-      defaultValue = utf8(d);
+      shape.defaultValue = utf8(d);
   }
+}
 
-  json::Value kind = nullptr;
-  std::string reason = "no rule classifies this option: not reviewed for the safe policy";
-  if (verdict) {
-    kind = className(verdict->kind);
-    reason = verdict->reason;
+Shape shapeOf(cl::Option &option, size_t width) {
+  Shape shape;
+  if (const KnownType *known = knownType(option)) {
+    // As basic_parser_impl::printOptionInfo names it.
+    shape.type = known->valueName.empty()
+                     ? "bool"
+                     : (option.ValueStr.empty() ? known->valueName : option.ValueStr).str();
+    shape.reader = known->reader;
+    if (known->read)
+      known->read(option, shape);
+    return shape;
   }
+  readPrinted(option, width, shape);
+  return shape;
+}
+
+json::Object describeOption(cl::Option &option, size_t width, bool sticky,
+                            const Verdict &verdict) {
+  Shape shape = shapeOf(option, width);
+  json::Value type = nullptr;
+  if (!shape.type.empty())
+    type = utf8(shape.type);
   return json::Object{{"name", utf8(option.ArgStr)},
-                      {"type", std::move(shape.type)},
-                      {"value", std::move(value)},
-                      {"default", std::move(defaultValue)},
+                      {"type", std::move(type)},
+                      {"value", std::move(shape.value)},
+                      {"default", std::move(shape.defaultValue)},
                       {"description", utf8(option.HelpStr)},
                       {"values", std::move(shape.values)},
                       {"sticky", sticky},
-                      {"class", std::move(kind)},
-                      {"reason", utf8(reason)}};
+                      {"class", className(verdict.kind)},
+                      {"reason", utf8(verdict.reason)}};
 }
 
 } // namespace
@@ -232,27 +373,34 @@ void OptionRegistry::apply(const std::vector<Setting> &settings) {
   }
 }
 
-std::optional<Verdict> OptionRegistry::classify(cl::Option &option) const {
+const Classified &OptionRegistry::classify(cl::Option &option) const {
   std::lock_guard<std::mutex> hold(classesLock_);
   auto found = classes_.find(&option);
   if (found != classes_.end())
     return found->second;
   static const size_t Width = helpWidth(); // options register at load time only
   Shape shape = shapeOf(option, Width);
-  OptionFacts facts{option.ArgStr, option.HelpStr, shape.type};
-  return classes_.emplace(&option, classifyOption(facts)).first->second;
+  OptionFacts facts{option.ArgStr, option.HelpStr, shape.type, shape.reader};
+  // std::map: the reference stays valid while other entries are added.
+  return classes_.emplace(&option, Classified{classifyOption(facts), shape.reader}).first->second;
 }
 
 void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef value) const {
   if (policy_ == LLVMPLUG_POLICY_ALL)
     return;
-  std::optional<Verdict> verdict = classify(option);
-  if (verdict && verdict->kind == OptionClass::Value) {
-    if (verdict->minValue == -HUGE_VAL && verdict->maxValue == HUGE_VAL)
+  const auto &[verdict, reader] = classify(option);
+  if (verdict.kind == OptionClass::Value) {
+    if (!verdict.bounded())
       return;
-    // The option's own parser checks the syntax later; here only the range.
-    double number = std::strtod(value.str().c_str(), nullptr);
-    if (number >= verdict->minValue && number <= verdict->maxValue)
+    // Read each value as the option's own parser will (apply() splits a
+    // CommaSeparated option the same way), so that no spelling LLVM reads
+    // as another number (0b11100, 0o777, 017) passes a check meant for it.
+    SmallVector<StringRef, 4> pieces;
+    if (option.getMiscFlags() & cl::CommaSeparated)
+      value.split(pieces, ',');
+    else
+      pieces.push_back(value);
+    if (all_of(pieces, [&](StringRef piece) { return admits(verdict, reader, piece); }))
       return;
     auto bound = [](double b) {
       return std::isinf(b) ? std::string("any") : std::to_string(static_cast<long long>(b));
@@ -260,13 +408,14 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef 
     throw Failure(LLVMPLUG_ERROR_OPTION,
                   "value '" + value.str() + "' of option '-" + name.str() +
                       "' is refused by the safe option policy: the safe range is " +
-                      bound(verdict->minValue) + " to " + bound(verdict->maxValue) + " (" +
-                      verdict->reason + "); other values only with Plugin(options=\"all\")");
+                      bound(verdict.minValue) + " to " + bound(verdict.maxValue) + ", read as " +
+                      (reader == ValueReader::Unknown ? "a plain decimal number"
+                                                      : "the option's parser reads it") +
+                      " (" + verdict.reason + "); other values only with Plugin(options=\"all\")");
   }
-  std::string why = verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
-                            : "not reviewed for the safe policy";
   throw Failure(LLVMPLUG_ERROR_OPTION,
-                "option '-" + name.str() + "' is refused by the safe option policy (" + why +
+                "option '-" + name.str() + "' is refused by the safe option policy (" +
+                    className(verdict.kind) + ": " + verdict.reason +
                     "); it is allowed only with Plugin(options=\"all\"), for trusted callers");
 }
 
@@ -331,8 +480,7 @@ void OptionRegistry::setSticky(const std::vector<Setting> &settings) {
   }
   sticky_.swap(ledger);
   stickyBeyondValues_ = std::any_of(sticky_.begin(), sticky_.end(), [&](const auto &entry) {
-    std::optional<Verdict> verdict = classify(*entry.first);
-    return !verdict || verdict->kind != OptionClass::Value;
+    return classify(*entry.first).verdict.kind != OptionClass::Value;
   });
 }
 
@@ -360,7 +508,7 @@ std::string OptionRegistry::describe(StringRef pattern) const {
   json::Array options;
   for (auto &[name, option] : matching)
     options.push_back(
-        describeOption(*option, width, sticky_.count(option) != 0, classify(*option)));
+        describeOption(*option, width, sticky_.count(option) != 0, classify(*option).verdict));
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(options));

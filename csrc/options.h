@@ -23,7 +23,6 @@
 
 #include <map>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +41,12 @@ std::vector<std::string> tokenizeFlags(llvm::StringRef flags);
 
 // One option occurrence, checked against the registered options but not yet
 // applied.
+// An option's class, and how its parser reads a value (for range checks).
+struct Classified {
+  Verdict verdict;
+  ValueReader reader;
+};
+
 struct Setting {
   llvm::cl::Option *option;
   std::string token; // as the user wrote it, for messages
@@ -66,9 +71,9 @@ public:
   // would not be allowed by the new policy.
   void setPolicy(llvmplug_policy policy);
 
-  // The class of one option (option_policy.h); nullopt when no rule covers
-  // it. Memoised: classifying reads LLVM's help text for the option.
-  std::optional<Verdict> classify(llvm::cl::Option &option) const;
+  // The class of one option (option_policy.h) and its value reader.
+  // Memoised: classifying may read LLVM's help text for the option.
+  const Classified &classify(llvm::cl::Option &option) const;
 
   // Apply settings and keep them for every later compile. All-or-nothing.
   void setSticky(const std::vector<Setting> &settings);
@@ -104,7 +109,7 @@ private:
   // classify()'s memo. Its own lock: classifying only reads LLVM's options,
   // so it may run in calls that hold the runtime lock shared.
   mutable std::mutex classesLock_;
-  mutable std::map<llvm::cl::Option *, std::optional<Verdict>> classes_;
+  mutable std::map<llvm::cl::Option *, Classified> classes_;
 };
 
 // Per-call options: applied on construction, restored on destruction, on

@@ -50,6 +50,19 @@ def values(option: dict[str, Any]) -> list[str]:
     return [v for v in candidates if v != default] or candidates[:1]
 
 
+def explicit_default(option: dict[str, Any]) -> list[str]:
+    """The option's default, written out: LLVM code that asks whether an
+    option was given (getNumOccurrences) takes another path for it, so a
+    sweep that only sets other values never tries it (that is how
+    -force-target-max-vector-interleave=0 was missed)."""
+    default = option["default"] if option["default"] is not None else option["value"]
+    if default is None or option["type"] in ("enum", "string"):
+        return []
+    if option["type"] == "bool":
+        default = {"0": "false", "1": "true"}.get(str(default), default)
+    return [str(default)]
+
+
 def flag(option: dict[str, Any], value: str) -> str:
     return f"-{option['name']}={value}"
 

@@ -7,7 +7,10 @@ gave before any option was set. A backend's own options (picked by name
 prefix, tests/option_values.py) are swept while compiling FOR that backend
 (a small kernel for the GPUs), the others on the host. Prints one JSON line
 per finding: a crash, a hang, or a plain compile that changed.
-Run: PYTHONPATH=. python tests/sweep_options.py [-O0|-O2] [--backends-only] [--from=NAME] [> findings.jsonl]
+With --explicit-defaults each option is set to its own default instead
+(written out, which code that checks getNumOccurrences() treats differently).
+Run: PYTHONPATH=. python tests/sweep_options.py [-O0|-O2] [--backends-only] [--explicit-defaults]
+     [--from=NAME] [> findings.jsonl]
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 import llvmplug
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_values import BACKENDS, HOST, backend, flag, module_for, values  # noqa: E402
+from option_values import BACKENDS, HOST, backend, explicit_default, flag, module_for, values  # noqa: E402
 
 MODULE = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
 TIMEOUT = 10.0  # the slowest single value met so far took ~2 s
@@ -32,6 +35,7 @@ def main() -> None:
     args = sys.argv[1:]
     level = next((a for a in args if a.startswith("-O")), "-O2")
     backends_only = "--backends-only" in args
+    choose = explicit_default if "--explicit-defaults" in args else values
     start = time.monotonic()
     with llvmplug.Plugin(isolation="process", memory_limit=MEMORY) as plugin:
         # Each backend's plain compile, before any option has been set.
@@ -48,7 +52,7 @@ def main() -> None:
         for option in options:
             _, triple, output, extra = backend(option["name"])
             module = module_for(triple, MODULE)
-            for value in values(option):
+            for value in choose(option):
                 tried[triple or "host"] += 1
                 line = flag(option, value)
                 outcome = "ok"
