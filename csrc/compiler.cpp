@@ -1,11 +1,12 @@
 #include "compiler.h"
 
+#include "asm_policy.h"
 #include "failure.h"
 #include "link.h"
 #include "llcflags.h"
 #include "machine_cache.h"
-#include "nesting.h"
 #include "options.h"
+#include "parse.h"
 #include "runtime.h"
 #include "split.h"
 #include "targets.h"
@@ -167,50 +168,10 @@ struct Diagnostics : DiagnosticHandler {
   }
 };
 
-std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context) {
-  auto start = reinterpret_cast<const unsigned char *>(bytes.data());
-  if (isBitcode(start, start + bytes.size())) {
-    Expected<std::unique_ptr<Module>> module =
-        parseBitcodeFile(MemoryBufferRef(bytes, "<module>"), context);
-    if (!module)
-      throw Failure(LLVMPLUG_ERROR_PARSE, "invalid bitcode: " + toString(module.takeError()));
-    return std::move(*module);
-  }
-  // The IR lexer relies on a NUL after the last byte; the caller's buffer
-  // need not have one, so parse a terminated copy.
-  std::unique_ptr<MemoryBuffer> copy = MemoryBuffer::getMemBufferCopy(bytes, "<module>");
-  SMDiagnostic error;
-  std::unique_ptr<Module> module = parseAssembly(copy->getMemBufferRef(), error, context);
-  if (!module) {
-    std::string text;
-    raw_string_ostream os(text);
-    error.print("", os, /*ShowColors=*/false, /*ShowKindLabel=*/false);
-    throw Failure(LLVMPLUG_ERROR_PARSE, StringRef(text).trim().str());
-  }
-  return module;
-}
-
 std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
-  // LLVM only warns on stderr about an unknown CPU or feature and then
-  // ignores it; a compile for the wrong CPU is a silent wrong result, so
-  // check both against the target's tables first.
   std::string cpu = codegen::getCPUStr();
-  std::unique_ptr<MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
-  if (!info)
-    throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + triple.str() + "'");
-  for (const auto &[flag, name] : {std::pair{"CPU", cpu}, {"tuning CPU", codegen::getTuneCPUStr()}})
-    if (!name.empty() && !info->isCPUStringValid(name))
-      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(flag) + " '" + name +
-                                               "' for target '" + triple.str() + "'");
-  for (const std::string &feature : codegen::getFeatureList()) {
-    StringRef name = StringRef(feature).drop_while([](char c) { return c == '+' || c == '-'; });
-    bool known = any_of(info->getAllProcessorFeatures(),
-                        [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
-    if (!known)
-      throw Failure(LLVMPLUG_ERROR_TARGET,
-                    "unknown CPU feature '" + feature + "' for target '" + triple.str() + "'");
-  }
+  checkCPUAndFeatures(triple, *target, cpu, codegen::getTuneCPUStr(), codegen::getFeatureList(), "");
 
   TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
   applyLlcFlags(request.llc, options);
@@ -335,37 +296,53 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // Respect the -pass-remarks* filters: otherwise every remark LLVM can
   // produce (e.g. asm-printer's instruction counts) reaches the handler.
   context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  std::unique_ptr<Module> module = parseWithinLimits(bytes, [&] { return parseModule(bytes, context); });
+  // Kept pipelines are run again only where that was checked byte for byte
+  // (tests/test_machine_cache.py): the host's architecture.
+  static const Triple::ArchType HostArch = Triple(sys::getProcessTriple()).getArch();
+  bool reusable = !setsOptions && defaultLlcFlags(request.llc);
+  // As llc: the target (the request's triple, else the module's, else the
+  // host's) is chosen, and its machine made, as soon as the parser has read
+  // the module's triple, and the module is parsed with its data layout.
+  std::optional<TargetChoice> choice;
+  std::optional<MachineLease> machine;
+  AsmRules asmRules;
+  ParseOptions parsing;
+  auto target = [&](StringRef moduleTriple, StringRef) {
+    choice = chooseTarget(request.triple, moduleTriple, codegen::getMArch());
+    if (!alone && targetWritesOptions(choice->triple))
+      throw RunAlone{}; // before a target machine exists for it
+    machine.emplace(leaseMachine(choice->triple, choice->target, request,
+                                 reusable && choice->triple.getArch() == HostArch));
+    asmRules = asmRulesFor(options.policy(), **machine);
+    return TargetFacts{(*machine)->createDataLayout().getStringRepresentation(), asmRules};
+  };
+  parsing.target = target;
+  std::unique_ptr<Module> module = parseModule(bytes, context, parsing);
 
   std::string problems;
   raw_string_ostream problemStream(problems);
   if (verifyModule(*module, &problemStream))
     throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
 
-  TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
-  const Triple &triple = choice.triple;
-  if (!alone && targetWritesOptions(triple))
-    throw RunAlone{}; // before a target machine exists for it
-  // Kept pipelines are run again only where that was checked byte for byte
-  // (tests/test_machine_cache.py): the host's architecture.
-  static const Triple::ArchType HostArch = Triple(sys::getProcessTriple()).getArch();
-  bool reusable = !setsOptions && defaultLlcFlags(request.llc) && !module->getCodeModel() &&
-                  triple.getArch() == HostArch;
-  MachineLease machine = leaseMachine(triple, choice.target, request, reusable);
-  applyModuleSettings(*machine, *module);
+  const Triple &triple = choice->triple;
+  if (module->getCodeModel() && machine->reusable()) // the module configures its machine
+    machine.emplace(leaseMachine(triple, choice->target, request, false));
+  applyModuleSettings(**machine, *module);
   module->setTargetTriple(triple);
-  module->setDataLayout(machine->createDataLayout());
+  module->setDataLayout((*machine)->createDataLayout());
   // Before optimisation, so that what is linked in is optimised with the
   // module (and what it does not reference is never compiled).
-  linkModules(*module, links, context);
+  linkModules(*module, links, context, asmRules);
+  checkFunctionTargets(*module, triple, *choice->target);
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
   // The whole module is optimised before it is split, so that inlining and
   // interprocedural passes see all of it; only code generation is parallel.
-  optimise(*module, *machine, request);
+  optimise(*module, **machine, request);
+  checkModuleAsm(*module, asmRules); // inlining and unrolling copy inline asm
   if (!split)
-    return Compiled{{emit(*module, machine, request)}, std::move(diagnostics.warnings)};
+    return Compiled{{emit(*module, *machine, request)}, std::move(diagnostics.warnings)};
 
   // Each part in a context of its own with its own machine (split.h).
   std::vector<std::string> bitcode = splitToBitcode(*module, parts);
@@ -375,9 +352,9 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     auto partHandler = std::make_unique<Diagnostics>();
     Diagnostics &partDiagnostics = *partHandler;
     partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
-    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
+    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext, ParseOptions());
     MachineLease partMachine =
-        index == 0 ? std::move(machine) : leaseMachine(triple, choice.target, request, reusable);
+        index == 0 ? std::move(*machine) : leaseMachine(triple, choice->target, request, machine->reusable());
     applyModuleSettings(*partMachine, *part);
     outputs[index] = emit(*part, partMachine, request);
     warnings[index] = std::move(partDiagnostics.warnings);

@@ -64,6 +64,7 @@ public:
   // (LLVMPLUG_ERROR_OPTION) and changes nothing if a sticky option in force
   // would not be allowed by the new policy.
   void setPolicy(llvmplug_policy policy);
+  llvmplug_policy policy() const { return policy_; }
 
   // The class of one option (option_policy.h); nullopt when no rule covers
   // it. Memoised: classifying reads LLVM's help text for the option.

@@ -2,6 +2,9 @@
 
 #include "failure.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/JSON.h"
@@ -65,6 +68,67 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
     throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
   }
   return {triple, target};
+}
+
+namespace {
+
+std::unique_ptr<MCSubtargetInfo> subtargetInfo(const Triple &triple, const Target &target) {
+  std::unique_ptr<MCSubtargetInfo> info(target.createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + triple.str() + "'");
+  return info;
+}
+
+void check(const MCSubtargetInfo &info, const Triple &triple, StringRef cpu, StringRef tuneCPU,
+           ArrayRef<std::string> features, StringRef where) {
+  for (const auto &[what, name] : {std::pair{"CPU", cpu}, {"tuning CPU", tuneCPU}})
+    if (!name.empty() && !info.isCPUStringValid(name))
+      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(what) + " '" + name.str() + "'" +
+                                               where.str() + " for target '" + triple.str() + "'");
+  for (const std::string &feature : features) {
+    StringRef name = StringRef(feature).drop_while([](char c) { return c == '+' || c == '-'; });
+    bool known = any_of(info.getAllProcessorFeatures(),
+                        [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
+    if (!known)
+      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown CPU feature '" + feature + "'" + where.str() +
+                                               " for target '" + triple.str() + "'");
+  }
+}
+
+} // namespace
+
+void checkCPUAndFeatures(const Triple &triple, const Target &target, StringRef cpu, StringRef tuneCPU,
+                         ArrayRef<std::string> features, StringRef where) {
+  check(*subtargetInfo(triple, target), triple, cpu, tuneCPU, features, where);
+}
+
+void checkFunctionTargets(const Module &module, const Triple &triple, const Target &target) {
+  std::unique_ptr<MCSubtargetInfo> info;
+  for (const Function &function : module) {
+    StringRef cpu = function.getFnAttribute("target-cpu").getValueAsString();
+    StringRef tuneCPU = function.getFnAttribute("tune-cpu").getValueAsString();
+    StringRef featureString = function.getFnAttribute("target-features").getValueAsString();
+    if (cpu.empty() && tuneCPU.empty() && featureString.empty())
+      continue;
+    if (!info)
+      info = subtargetInfo(triple, target);
+    SmallVector<StringRef, 16> split;
+    SplitString(featureString, split, ",");
+    std::vector<std::string> features(split.begin(), split.end());
+    check(*info, triple, cpu, tuneCPU, features,
+          " (the attributes of function '" + function.getName().str() + "')");
+  }
+  for (const Module::GlobalAsmFragment &fragment : module.getModuleInlineAsm()) {
+    const Module::GlobalAsmProperties &properties = fragment.Props;
+    if (properties.TargetCPU.empty() && properties.TargetFeatures.empty())
+      continue;
+    if (!info)
+      info = subtargetInfo(triple, target);
+    SmallVector<StringRef, 16> split;
+    SplitString(properties.TargetFeatures, split, ",");
+    std::vector<std::string> features(split.begin(), split.end());
+    check(*info, triple, properties.TargetCPU, "", features, " (the properties of module asm)");
+  }
 }
 
 std::string describeTarget(StringRef requested) {
