@@ -338,19 +338,25 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
         function.setComdat(nullptr);
       }
 
-  SwapDiagnostics swap(context);
-  Linker linker(module);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    bool failed = linker.linkInModule(
-        std::move(inputs[i]), Linker::LinkOnlyNeeded,
-        [](Module &linked, const StringSet<> &fromInput) {
-          internalizeModule(linked, [&](const GlobalValue &value) {
-            return !value.hasName() || !fromInput.count(value.getName());
-          });
-        });
-    if (failed || !swap.errors().empty())
-      fail(i, "the linker refused it: " + swap.errors());
+  // Internalised once all are linked: a definition internalised after its
+  // own step could no longer resolve a later link module's reference to it.
+  StringSet<> linked;
+  {
+    SwapDiagnostics swap(context);
+    Linker linker(module);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      bool failed = linker.linkInModule(std::move(inputs[i]), Linker::LinkOnlyNeeded,
+                                        [&](Module &, const StringSet<> &fromInput) {
+                                          for (const auto &entry : fromInput)
+                                            linked.insert(entry.getKey());
+                                        });
+      if (failed || !swap.errors().empty())
+        fail(i, "the linker refused it: " + swap.errors());
+    }
   }
+  internalizeModule(module, [&](const GlobalValue &value) {
+    return !value.hasName() || !linked.contains(value.getName());
+  });
   // Every definition needed arrived, and nothing the output uses was left
   // behind: an undefined symbol that a link module defines is an error here,
   // not a surprise at the program's link.
