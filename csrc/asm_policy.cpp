@@ -45,6 +45,7 @@ enum class Kind {
   AlignBytes, // pads to N
   AlignTarget,// .align: N or 2^N as the target reads it
   Bundle,     // pads every later instruction
+  Index,      // a table entry N: MC resizes the table to N+1 entries
 };
 
 struct Directive {
@@ -92,6 +93,10 @@ const Directive Directives[] = {
     {".align", Kind::AlignTarget},
     {".align32", Kind::AlignTarget},
     {".bundle_align_mode", Kind::Bundle},
+    {".file", Kind::Index, 256}, // .file N "name": the DWARF file table
+    {".cv_file", Kind::Index, 256},
+    {".cv_func_id", Kind::Index, 256},
+    {".cv_inline_site_id", Kind::Index, 256},
 };
 
 bool isWordChar(char c) { return isAlnum(c) || c == '_'; }
@@ -126,7 +131,7 @@ const char *why(Kind kind) {
 // decimal (a leading 0 is octal to MC, whose value is then smaller) or 0x
 // hex, followed by the end of the argument. nullopt for anything else (an
 // expression, a symbol, another base). Saturates at Unbounded.
-std::optional<std::uint64_t> literal(StringRef rest, bool &none) {
+std::optional<std::uint64_t> literal(StringRef rest, bool &none, StringRef ends = ",;\n\r") {
   rest = rest.ltrim(" \t");
   none = rest.empty() || rest.front() == '\n' || rest.front() == '\r' || rest.front() == ';';
   if (none)
@@ -152,7 +157,7 @@ std::optional<std::uint64_t> literal(StringRef rest, bool &none) {
   if (!digits)
     return std::nullopt;
   StringRef after = rest.drop_front(digits).ltrim(" \t");
-  if (!after.empty() && !StringRef(",;\n\r").contains(after.front()))
+  if (!after.empty() && !ends.contains(after.front()))
     return std::nullopt;
   return value;
 }
@@ -236,6 +241,17 @@ std::uint64_t costOf(StringRef text, const AsmRules &rules, const std::string &w
         repeats = true;
         repeat = times(repeat, *count);
         break;
+      case Kind::Index: {
+        // Only the numbered form indexes a table (.file "name" does not);
+        // a number MC reads that is not a plain literal cannot be bounded.
+        StringRef argument = text.substr(dot + token.size()).ltrim(" \t");
+        count = literal(argument, none, ",;\n\r\"");
+        if (count)
+          output = add(output, times(*count, directive.unit));
+        else if (!argument.empty() && isDigit(argument.front()))
+          unbounded(where, "the number of '" + spelled + "' is not a plain literal");
+        break;
+      }
       default:
         if (none) { // e.g. ARM's bare .align (to 4 bytes)
           output = add(output, 16);

@@ -151,6 +151,8 @@ REPT_BOMB = ".rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\nnop\n.e
     ".org 0x100000000",
     ".ds.l 100000000",
     ".rept 100000\n.rept 100000\nnop\n.endr\n.endr",
+    '.file 400000000 "x.c"',  # MC resizes its file table to the number
+    ".cv_func_id 400000000",
 ])
 def test_expansion_beyond_the_limit_is_a_limit_error(isolated, text):
     """In a child with a memory limit: a build without the limit exhausts it instead."""
@@ -194,6 +196,7 @@ define i32 @three() {
   %y = call i32 asm "movl $$3, $0\0A.p2align 4\0A1:\0A.rept 4\0Anop\0A.endr\0A.space 16, 0x90", "=r"()
   ret i32 %y
 }
+module asm ".file 1 \22asm.c\22"
 module asm ".section .rodata.llvmplug,\22a\22,@progbits"
 module asm ".p2align 4"
 module asm "table: .long 1, 2, 3"
