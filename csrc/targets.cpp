@@ -103,32 +103,23 @@ void checkCPUAndFeatures(const Triple &triple, const Target &target, StringRef c
 }
 
 void checkFunctionTargets(const Module &module, const Triple &triple, const Target &target) {
-  std::unique_ptr<MCSubtargetInfo> info;
-  for (const Function &function : module) {
-    StringRef cpu = function.getFnAttribute("target-cpu").getValueAsString();
-    StringRef tuneCPU = function.getFnAttribute("tune-cpu").getValueAsString();
-    StringRef featureString = function.getFnAttribute("target-features").getValueAsString();
+  std::unique_ptr<MCSubtargetInfo> info; // made only if something names a CPU or feature
+  auto checkOne = [&](StringRef cpu, StringRef tuneCPU, StringRef featureString, const std::string &where) {
     if (cpu.empty() && tuneCPU.empty() && featureString.empty())
-      continue;
+      return;
     if (!info)
       info = subtargetInfo(triple, target);
     SmallVector<StringRef, 16> split;
     SplitString(featureString, split, ",");
-    std::vector<std::string> features(split.begin(), split.end());
-    check(*info, triple, cpu, tuneCPU, features,
-          " (the attributes of function '" + function.getName().str() + "')");
-  }
-  for (const Module::GlobalAsmFragment &fragment : module.getModuleInlineAsm()) {
-    const Module::GlobalAsmProperties &properties = fragment.Props;
-    if (properties.TargetCPU.empty() && properties.TargetFeatures.empty())
-      continue;
-    if (!info)
-      info = subtargetInfo(triple, target);
-    SmallVector<StringRef, 16> split;
-    SplitString(properties.TargetFeatures, split, ",");
-    std::vector<std::string> features(split.begin(), split.end());
-    check(*info, triple, properties.TargetCPU, "", features, " (the properties of module asm)");
-  }
+    check(*info, triple, cpu, tuneCPU, std::vector<std::string>(split.begin(), split.end()), where);
+  };
+  for (const Function &function : module)
+    checkOne(function.getFnAttribute("target-cpu").getValueAsString(),
+             function.getFnAttribute("tune-cpu").getValueAsString(),
+             function.getFnAttribute("target-features").getValueAsString(),
+             " (the attributes of function '" + function.getName().str() + "')");
+  for (const Module::GlobalAsmFragment &fragment : module.getModuleInlineAsm())
+    checkOne(fragment.Props.TargetCPU, "", fragment.Props.TargetFeatures, " (the properties of module asm)");
 }
 
 std::string describeTarget(StringRef requested) {
