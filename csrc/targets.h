@@ -43,18 +43,21 @@ TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTripl
 
 // LLVM only warns on stderr about an unknown CPU or CPU feature and then
 // ignores it, so a compile for the wrong CPU would be a silent wrong result.
-// Check a CPU, tuning CPU and features against the target's tables, whether
-// they come from flags (-mcpu, -mtune, -mattr) or from a function's
-// "target-cpu", "tune-cpu" and "target-features" attributes; `where` says
-// which in the message (" in function 'f'", or "" for the flags). Features
-// are "+name"/"-name". Throws Failure(LLVMPLUG_ERROR_TARGET).
+// Check a CPU, tuning CPU and features (-mcpu, -mtune, -mattr) against the
+// target's tables; `where` is added to the message. Features are
+// "+name"/"-name". Throws Failure(LLVMPLUG_ERROR_TARGET).
 void checkCPUAndFeatures(const llvm::Triple &triple, const llvm::Target &target, llvm::StringRef cpu,
                          llvm::StringRef tuneCPU, llvm::ArrayRef<std::string> features,
                          llvm::StringRef where);
 
-// The same for the attributes of every function of `module`.
-void checkFunctionTargets(const llvm::Module &module, const llvm::Triple &triple,
-                          const llvm::Target &target);
+// The same for the "target-cpu", "tune-cpu" and "target-features"
+// attributes of every function of `module`, and the CPU and features of its
+// module asm, with one difference: a "-name" feature the target does not
+// know is removed rather than refused. It disables nothing, and older
+// clangs list features under names LLVM 23 dropped (clang 19 puts
+// -experimental-smmpm in every RISC-V function); LLVM would print a warning
+// for each. An unknown CPU or "+name" is refused as for the flags.
+void checkFunctionTargets(llvm::Module &module, const llvm::Triple &triple, const llvm::Target &target);
 
 // llvmplug_target_info's JSON for one triple ("" means the host's).
 std::string describeTarget(llvm::StringRef triple);

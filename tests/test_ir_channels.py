@@ -249,6 +249,19 @@ def test_unknown_target_attributes_in_a_link_module_are_target_errors():
         llvmplug.compile(main, "x86_64-unknown-linux-gnu", link=[helper])
 
 
+def test_unknown_disabled_features_are_dropped_without_a_word(capfd):
+    """clang 19 lists -experimental-smmpm and friends in every RISC-V function; LLVM 23 knows them by other
+    names. Disabling an unknown feature disables nothing: it is dropped, and LLVM prints nothing."""
+    ir = ('target triple = "riscv64-unknown-linux-gnu"\ndefine i32 @f(i32 %x) #0 {\n  ret i32 %x\n}\n'
+          'attributes #0 = { "target-cpu"="generic-rv64" "target-features"="+m,+a,-experimental-smmpm,-relax" }\n')
+    text = llvmplug.compile(ir, flags="-passes=", output="ll")
+    assert b'"target-features"="+m,+a,-relax"' in text
+    assert llvmplug.compile(ir)[:4] == b"\x7fELF"
+    assert "not a recognized feature" not in capfd.readouterr().err
+    with pytest.raises(llvmplug.TargetError, match="unknown CPU feature '\\+experimental-smmpm'"):
+        llvmplug.compile(ir.replace("-experimental-smmpm", "+experimental-smmpm"))
+
+
 def test_known_target_attributes_compile_and_a_typo_does_not():
     ir = ('define void @f() #0 {\n  ret void\n}\n'
           'attributes #0 = { "target-cpu"="skylake" "tune-cpu"="generic" "target-features"="+avx2,-sse4a" }\n')
