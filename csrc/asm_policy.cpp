@@ -281,8 +281,9 @@ std::uint64_t costOf(StringRef text, const AsmRules &rules, const std::string &w
     // What a .rept body still substitutes although no macro is defined
     // (AsmParser::expandMacro): \() vanishes, \@ is a number, and on Mach-O
     // $0-$9, $n and $$ are replaced. Any of them could splice a name.
-    if (text.contains("\\()") || text.contains("\\@"))
-      refuse(where, "'\\()' and '\\@' in asm that uses .rept (they splice text inside its body)");
+    // (\+, the iteration count of newer GNU assemblers, is refused too.)
+    if (text.contains("\\()") || text.contains("\\@") || text.contains("\\+"))
+      refuse(where, "'\\()', '\\@' and '\\+' in asm that uses .rept (they splice text inside its body)");
     if (rules.machO)
       for (size_t i = text.find('$'); i != StringRef::npos; i = text.find('$', i + 1))
         if (i + 1 < text.size() && (isDigit(text[i + 1]) || text[i + 1] == 'n' || text[i + 1] == '$'))

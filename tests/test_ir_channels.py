@@ -123,6 +123,13 @@ def test_macro_machinery_is_refused(secret, text, what):
         llvmplug.compile(module_asm(text.format(secret=secret)))
 
 
+def test_mach_o_rept_substitutions_are_refused(secret):
+    """On Mach-O a .rept body replaces $0-$9 (no arguments: by nothing), so '.inc$0bin' is .incbin."""
+    ir = module_asm(f'.rept 1\n.inc$0bin "{secret}"\n.endr')
+    with pytest.raises(llvmplug.OptionError, match="Mach-O asm that uses .rept"):
+        llvmplug.compile(ir, "x86_64-apple-macosx")
+
+
 def test_an_operand_cannot_complete_a_directive_name(secret):
     """AsmPrinter prints ${0:c} as the symbol's name: '.inc' + 'bin' would be .incbin."""
     ir = inline_asm(f'.inc${{0:c}} "{secret}"', "s", "ptr @bin", prelude="@bin = global i32 0\n")
