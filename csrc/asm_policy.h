@@ -2,23 +2,28 @@
 // and inline asm in function bodies).
 //
 // Why: LLVM hands that text to its MC assembler (AsmPrinter::emitInlineAsm
-// when generating code, ModuleSymbolTable::CollectAsmSymbols when writing
-// bitcode or internalising), and the assembler reads host files (.incbin,
-// .include), prints (.print), and expands text without bound (.rept, macros,
-// .fill/.space and alignment padding). A module is input like any other, so
-// under the safe policy its assembler text is checked before LLVM sees it.
+// when generating code; ModuleSymbolTable::CollectAsmSymbols, for module
+// asm, when writing bitcode's symbol table, building a ThinLTO summary or
+// deciding whether a module may be split), and the assembler reads host
+// files (.incbin, .include), writes them (.secure_log_unique), prints
+// (.print), sizes tables by a number (.file N, .cv_func_id N) and expands
+// text without bound (.rept, macros, .fill/.space and alignment padding). A
+// module is input like any other, so under the safe policy its assembler
+// text is checked before LLVM sees it.
 //
-// Why a check of the text and not a hook in LLVM: the assembler that
-// CollectAsmSymbols builds has a SourceMgr of its own (no file system we
-// could replace), and the expansion of .rept happens inside the parser with
-// no callback; only the text is ours to look at, before any of that runs.
+// Why a check of the text and not a hook in LLVM: LLVM 23's SourceMgr does
+// take a vfs::FileSystem, and the MCContext of our own emit could be given
+// an empty one, but the assembler that CollectAsmSymbols builds has a
+// SourceMgr of its own that no caller can reach, and .rept expands inside
+// the parser with no callback at all. Only the text is ours to look at
+// before any of that runs, so the text is what is checked.
 // The check is built to fail closed:
 //  - directive names are found wherever a '.' starts them, case-insensitively,
 //    in comments and strings too (a false alarm there costs a refusal, a miss
 //    would cost the host);
 //  - nothing may build a directive name: macros (.macro, .irp, .irpc,
 //    .altmacro...) are refused, and so are the substitutions a .rept body
-//    still performs (\() and \@, and $0-$9/$n/$$ on Mach-O), and inline asm
+//    still performs (\(), \@, \+, and $0-$9/$n/$$ on Mach-O), and inline asm
 //    operands glued to a word ("$0" printing a symbol named "bin" after
 //    ".inc"), and symbol operands whose names are not plain identifiers;
 //  - every count that makes output or repeats text is a plain decimal or 0x
