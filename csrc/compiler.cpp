@@ -345,6 +345,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     return Compiled{{emit(*module, *machine, request)}, std::move(diagnostics.warnings)};
 
   // Each part in a context of its own with its own machine (split.h).
+  bool partsReuse = machine->reusable(); // read before part 0 takes the machine
   std::vector<std::string> bitcode = splitToBitcode(*module, parts);
   std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
   runInParallel(bitcode.size(), [&](size_t index) {
@@ -354,7 +355,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
     std::unique_ptr<Module> part = parseModule(bitcode[index], partContext, ParseOptions());
     MachineLease partMachine =
-        index == 0 ? std::move(*machine) : leaseMachine(triple, choice->target, request, machine->reusable());
+        index == 0 ? std::move(*machine) : leaseMachine(triple, choice->target, request, partsReuse);
     applyModuleSettings(*partMachine, *part);
     outputs[index] = emit(*part, partMachine, request);
     warnings[index] = std::move(partDiagnostics.warnings);
