@@ -97,13 +97,16 @@ def test_incbin_of_stdin_does_not_block(tmp_path):
     child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, cwd=tmp_path)
     try:
-        out, err = child.communicate(timeout=120)
+        child.wait(timeout=60)  # stdin stays open (communicate() would close it)
     except subprocess.TimeoutExpired:
         child.kill()
-        child.communicate()
-        pytest.fail(".incbin \"/dev/stdin\" blocked the compile")
+        child.wait()
+        pytest.fail('.incbin "/dev/stdin" blocked the compile')
     finally:
-        child.stdin.close() if child.stdin and not child.stdin.closed else None
+        child.stdin.close()
+    out, err = child.stdout.read(), child.stderr.read()
+    child.stdout.close()
+    child.stderr.close()
     assert child.returncode == 0, err.decode()[-2000:]
     assert b"refused:" in out and b"'.incbin'" in out
 
