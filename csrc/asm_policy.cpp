@@ -15,6 +15,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -129,9 +130,11 @@ const char *why(Kind kind) {
 
 // The count after a directive as MC reads it, when it is a plain literal:
 // decimal (a leading 0 is octal to MC, whose value is then smaller) or 0x
-// hex, followed by the end of the argument. nullopt for anything else (an
+// hex, followed by the end of the argument: a separator, or what is a
+// comment on some target ('#', '@', '//') and on the others an error, or a
+// '/' (a division only makes it smaller). nullopt for anything else (an
 // expression, a symbol, another base). Saturates at Unbounded.
-std::optional<std::uint64_t> literal(StringRef rest, bool &none, StringRef ends = ",;\n\r") {
+std::optional<std::uint64_t> literal(StringRef rest, bool &none, StringRef ends = ",;\n\r#@/") {
   rest = rest.ltrim(" \t");
   none = rest.empty() || rest.front() == '\n' || rest.front() == '\r' || rest.front() == ';';
   if (none)
@@ -239,13 +242,13 @@ std::uint64_t costOf(StringRef text, const AsmRules &rules, const std::string &w
         if (!count)
           unbounded(where, "the count of '" + spelled + "' is not a plain number");
         repeats = true;
-        repeat = times(repeat, *count);
+        repeat = times(repeat, std::max<std::uint64_t>(*count, 1)); // .rept 0 multiplies nothing away
         break;
       case Kind::Index: {
         // Only the numbered form indexes a table (.file "name" does not);
         // a number MC reads that is not a plain literal cannot be bounded.
         StringRef argument = text.substr(dot + token.size()).ltrim(" \t");
-        count = literal(argument, none, ",;\n\r\"");
+        count = literal(argument, none, ",;\n\r#@/\"");
         if (count)
           output = add(output, times(*count, directive.unit));
         else if (!argument.empty() && isDigit(argument.front()))

@@ -161,6 +161,7 @@ REPT_BOMB = ".rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\nnop\n.e
     ".org 0x100000000",
     ".ds.l 100000000",
     ".rept 100000\n.rept 100000\nnop\n.endr\n.endr",
+    ".rept 0\n.endr\n.fill 100000000, 8, 0",  # a .rept 0 elsewhere multiplies nothing away
     '.file 400000000 "x.c"',  # MC resizes its file table to the number
     ".cv_func_id 400000000",
 ])
@@ -203,7 +204,7 @@ define i32 @add_one(i32 %x) {
   ret i32 %y
 }
 define i32 @three() {
-  %y = call i32 asm "movl $$3, $0\0A.p2align 4\0A1:\0A.rept 4\0Anop\0A.endr\0A.space 16, 0x90", "=r"()
+  %y = call i32 asm "movl $$3, $0\0A.p2align 4\0A1:\0A.rept 4\0Anop\0A.endr\0A.space 16, 0x90 # pad", "=r"()
   ret i32 %y
 }
 module asm ".file 1 \22asm.c\22"
