@@ -73,6 +73,13 @@ def test_directives_that_print_or_write_are_refused(text):
         llvmplug.compile(module_asm(text), "x86_64-apple-macosx")
 
 
+@pytest.mark.parametrize("output", ["asm", "bc"])
+def test_incbin_is_refused_for_every_output(secret, output):
+    """Assembly output assembles inline asm too, and writing bitcode parses module asm for its symbol table."""
+    with pytest.raises(llvmplug.OptionError, match="'.incbin'"):
+        llvmplug.compile(module_asm(f'.incbin "{secret}"'), output=output)
+
+
 def test_incbin_is_refused_under_process_isolation(secret):
     with llvmplug.Plugin(isolation="process") as plugin:
         with pytest.raises(llvmplug.OptionError, match="'.incbin'"):
