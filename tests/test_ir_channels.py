@@ -160,20 +160,21 @@ REPT_BOMB = ".rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\nnop\n.e
 
 @pytest.mark.parametrize("text", [
     REPT_BOMB,
-    ".fill 100000000, 8, 0",
-    ".space 0x10000000",
-    ".zero 100000000",
+    ".fill 10000000, 8, 0",
+    ".space 0x5000000",
+    ".zero 80000000",
     ".p2align 40",
-    ".balign 1000000000",
-    ".org 0x100000000",
-    ".ds.l 100000000",
+    ".balign 0x8000000",
+    ".org 0x5000000",
+    ".ds.l 5000000",
     ".rept 100000\n.rept 100000\nnop\n.endr\n.endr",
-    ".rept 0\n.endr\n.fill 100000000, 8, 0",  # a .rept 0 elsewhere multiplies nothing away
+    ".rept 0\n.endr\n.fill 10000000, 8, 0",  # a .rept 0 elsewhere multiplies nothing away
     '.file 400000000 "x.c"',  # MC resizes its file table to the number
     ".cv_func_id 400000000",
 ])
 def test_expansion_beyond_the_limit_is_a_limit_error(isolated, text):
-    """In a child with a memory limit: a build without the limit exhausts it instead."""
+    """Each just over the 64 MiB limit or far beyond it, in a child with a memory limit (a build without
+    the limit returns the bytes or exhausts the child)."""
     with pytest.raises(llvmplug.LimitError, match="64 MiB"):
         isolated.compile(module_asm(text), timeout=120)
 
