@@ -1,11 +1,12 @@
 #include "compiler.h"
 
+#include "asm_policy.h"
 #include "failure.h"
 #include "gpu_checks.h"
 #include "link.h"
 #include "llcflags.h"
-#include "nesting.h"
 #include "options.h"
+#include "parse.h"
 #include "runtime.h"
 #include "split.h"
 #include "targets.h"
@@ -135,50 +136,10 @@ struct Diagnostics : DiagnosticHandler {
   }
 };
 
-std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context) {
-  auto start = reinterpret_cast<const unsigned char *>(bytes.data());
-  if (isBitcode(start, start + bytes.size())) {
-    Expected<std::unique_ptr<Module>> module =
-        parseBitcodeFile(MemoryBufferRef(bytes, "<module>"), context);
-    if (!module)
-      throw Failure(LLVMPLUG_ERROR_PARSE, "invalid bitcode: " + toString(module.takeError()));
-    return std::move(*module);
-  }
-  // The IR lexer relies on a NUL after the last byte; the caller's buffer
-  // need not have one, so parse a terminated copy.
-  std::unique_ptr<MemoryBuffer> copy = MemoryBuffer::getMemBufferCopy(bytes, "<module>");
-  SMDiagnostic error;
-  std::unique_ptr<Module> module = parseAssembly(copy->getMemBufferRef(), error, context);
-  if (!module) {
-    std::string text;
-    raw_string_ostream os(text);
-    error.print("", os, /*ShowColors=*/false, /*ShowKindLabel=*/false);
-    throw Failure(LLVMPLUG_ERROR_PARSE, StringRef(text).trim().str());
-  }
-  return module;
-}
-
 std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
-  // LLVM only warns on stderr about an unknown CPU or feature and then
-  // ignores it; a compile for the wrong CPU is a silent wrong result, so
-  // check both against the target's tables first.
   std::string cpu = codegen::getCPUStr();
-  std::unique_ptr<MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
-  if (!info)
-    throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + triple.str() + "'");
-  for (const auto &[flag, name] : {std::pair{"CPU", cpu}, {"tuning CPU", codegen::getTuneCPUStr()}})
-    if (!name.empty() && !info->isCPUStringValid(name))
-      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(flag) + " '" + name +
-                                               "' for target '" + triple.str() + "'");
-  for (const std::string &feature : codegen::getFeatureList()) {
-    StringRef name = StringRef(feature).drop_while([](char c) { return c == '+' || c == '-'; });
-    bool known = any_of(info->getAllProcessorFeatures(),
-                        [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
-    if (!known)
-      throw Failure(LLVMPLUG_ERROR_TARGET,
-                    "unknown CPU feature '" + feature + "' for target '" + triple.str() + "'");
-  }
+  checkCPUAndFeatures(triple, *target, cpu, codegen::getTuneCPUStr(), codegen::getFeatureList(), "");
 
   TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
   applyLlcFlags(request.llc, options);
@@ -306,6 +267,58 @@ std::string toBitcode(const Module &module) {
 // has been written yet, and compileModule runs it again alone.
 struct RunAlone {};
 
+// A module parsed, verified, given its target's triple and data layout,
+// linked with the link modules and checked: ready to optimise.
+struct Prepared {
+  std::unique_ptr<Module> module;
+  TargetChoice choice;
+  std::unique_ptr<TargetMachine> machine;
+  AsmRules asmRules;
+};
+
+// With the runtime lock held as compileModule chose it; `alone` as there.
+// Throws RunAlone for a target that writes options when not alone.
+Prepared prepareModule(const OptionRegistry &options, const Request &request, StringRef bytes,
+                       ArrayRef<StringRef> links, LLVMContext &context, bool alone) {
+  // As llc: the target (the request's triple, else the module's, else the
+  // host's) is chosen, and its machine made, as soon as the parser has read
+  // the module's triple, and the module is parsed with its data layout.
+  // A TargetMachine per compile, as a pipeline (emit): the subtargets it
+  // caches hold per-module state (SPIR-V's global registry keeps the types of
+  // the last module's context, so a reused machine fails at instruction
+  // selection), and applyModuleSettings sets the module's code model on it.
+  std::optional<TargetChoice> choice;
+  std::unique_ptr<TargetMachine> machine;
+  AsmRules asmRules;
+  ParseOptions parsing;
+  auto target = [&](StringRef moduleTriple, StringRef) {
+    choice = chooseTarget(request.triple, moduleTriple, codegen::getMArch());
+    if (!alone && targetWritesOptions(choice->triple))
+      throw RunAlone{}; // before a target machine exists for it
+    machine = createTargetMachine(choice->triple, choice->target, request);
+    asmRules = asmRulesFor(options.policy(), *machine);
+    return TargetFacts{machine->createDataLayout().getStringRepresentation(), asmRules};
+  };
+  parsing.target = target;
+  std::unique_ptr<Module> module = parseModule(bytes, context, parsing);
+
+  std::string problems;
+  raw_string_ostream problemStream(problems);
+  if (verifyModule(*module, &problemStream))
+    throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
+
+  applyModuleSettings(*machine, *module);
+  module->setTargetTriple(choice->triple);
+  module->setDataLayout(machine->createDataLayout());
+  // Before optimisation, so that what is linked in is optimised with the
+  // module (and what it does not reference is never compiled).
+  linkModules(*module, links, context, asmRules);
+  checkFunctionTargets(*module, choice->triple, *choice->target);
+  codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
+                                 codegen::getTuneCPUStr());
+  return Prepared{std::move(module), *choice, std::move(machine), asmRules};
+}
+
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
                         ArrayRef<StringRef> links, unsigned parts, bool alone) {
   bool split = parts > 1;
@@ -320,42 +333,27 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // Respect the -pass-remarks* filters: otherwise every remark LLVM can
   // produce (e.g. asm-printer's instruction counts) reaches the handler.
   context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  std::unique_ptr<Module> module = parseWithinLimits(bytes, [&] { return parseModule(bytes, context); });
-
-  std::string problems;
-  raw_string_ostream problemStream(problems);
-  if (verifyModule(*module, &problemStream))
-    throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
-
-  TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
-  const Triple &triple = choice.triple;
-  if (!alone && targetWritesOptions(triple))
-    throw RunAlone{}; // before a target machine exists for it
-  // A TargetMachine per compile, as a pipeline (emit): the subtargets it
-  // caches hold per-module state (SPIR-V's global registry keeps the types of
-  // the last module's context, so a reused machine fails at instruction
-  // selection), and applyModuleSettings sets the module's code model on it.
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(triple, choice.target, request);
-  applyModuleSettings(*machine, *module);
-  module->setTargetTriple(triple);
-  module->setDataLayout(machine->createDataLayout());
-  // Before optimisation, so that what is linked in is optimised with the
-  // module (and what it does not reference is never compiled).
-  linkModules(*module, links, context);
-  codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
-                                 codegen::getTuneCPUStr());
+  Prepared prepared = prepareModule(options, request, bytes, links, context, alone);
+  std::unique_ptr<Module> &module = prepared.module;
+  std::unique_ptr<TargetMachine> &machine = prepared.machine;
+  const Triple &triple = prepared.choice.triple;
+  const AsmRules &asmRules = prepared.asmRules;
 
   if (split && !request.passes) {
     // Split first, then optimise and generate the parts in parallel, ThinLTO's
     // way: summaries and cross-part importing keep inlining across parts
-    // (thin.h). The parts are unoptimised here.
+    // (thin.h). The parts are unoptimised here; each part's asm is checked
+    // again once optimised (inlining and unrolling copy inline asm).
     std::vector<std::string> bitcode = splitToBitcode(*module, parts);
-    ThinResult thin = compileThin(bitcode, thinSettings(triple, request, unsigned(bitcode.size())));
-    return Compiled{std::move(thin.outputs), std::move(diagnostics.warnings) + thin.warnings};
+    ThinSettings thin = thinSettings(triple, request, unsigned(bitcode.size()));
+    thin.beforeCodegen = [&](const Module &part) { checkModuleAsm(part, asmRules); };
+    ThinResult result = compileThin(bitcode, thin);
+    return Compiled{std::move(result.outputs), std::move(diagnostics.warnings) + result.warnings};
   }
   // With -passes the given pipeline runs over the whole module before it is
   // split; only code generation is parallel.
   optimise(*module, *machine, request);
+  checkModuleAsm(*module, asmRules); // inlining and unrolling copy inline asm
   if (request.output == Output::Object || request.output == Output::Assembly)
     diagnostics.warnings += undefinedGpuFunctions(*module, triple);
   if (!split)
@@ -371,8 +369,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     auto partHandler = std::make_unique<Diagnostics>();
     Diagnostics &partDiagnostics = *partHandler;
     partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
-    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext);
-    std::unique_ptr<TargetMachine> partMachine = createTargetMachine(triple, choice.target, request);
+    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext, ParseOptions());
+    std::unique_ptr<TargetMachine> partMachine = createTargetMachine(triple, prepared.choice.target, request);
     applyModuleSettings(*partMachine, *part);
     outputs[index] = emit(*part, *partMachine, request);
     warnings[index] = std::move(partDiagnostics.warnings);
@@ -428,37 +426,29 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
   ScopedOptions scope(options, settings, /*alone=*/true);
 
-  std::vector<std::string> prepared;
+  std::vector<std::string> bitcode;
   std::string warnings;
   std::optional<Triple> common;
+  std::optional<AsmRules> asmRules;
   for (size_t index = 0; index < modules.size(); ++index) {
     LLVMContext context;
     auto handler = std::make_unique<Diagnostics>();
     Diagnostics &diagnostics = *handler;
     context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-    StringRef bytes = modules[index];
-    std::unique_ptr<Module> module = parseWithinLimits(bytes, [&] { return parseModule(bytes, context); });
-    std::string problems;
-    raw_string_ostream problemStream(problems);
-    if (verifyModule(*module, &problemStream))
-      throw Failure(LLVMPLUG_ERROR_VERIFY, "module " + std::to_string(index) + ": " + StringRef(problems).trim().str());
-    TargetChoice choice = chooseTarget(request.triple, module->getTargetTriple().str(), codegen::getMArch());
-    if (common && *common != choice.triple)
-      throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" + choice.triple.str() +
-                                               "', module 0 for '" + common->str() + "'");
-    common = choice.triple;
-    std::unique_ptr<TargetMachine> machine = createTargetMachine(choice.triple, choice.target, request);
-    applyModuleSettings(*machine, *module);
-    module->setTargetTriple(choice.triple);
-    module->setDataLayout(machine->createDataLayout());
-    linkModules(*module, links, context);
-    codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
-                                   codegen::getTuneCPUStr());
-    prepared.push_back(toBitcode(*module));
+    Prepared prepared = prepareModule(options, request, modules[index], links, context, /*alone=*/true);
+    if (common && *common != prepared.choice.triple)
+      throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" +
+                                               prepared.choice.triple.str() + "', module 0 for '" +
+                                               common->str() + "'");
+    common = prepared.choice.triple;
+    asmRules = prepared.asmRules;
+    bitcode.push_back(toBitcode(*prepared.module));
     warnings += diagnostics.warnings;
   }
-  ThinResult thin = compileThin(prepared, thinSettings(*common, request, std::max(threads, 1u)));
-  return Compiled{std::move(thin.outputs), warnings + thin.warnings};
+  ThinSettings thin = thinSettings(*common, request, std::max(threads, 1u));
+  thin.beforeCodegen = [&](const Module &module) { checkModuleAsm(module, *asmRules); };
+  ThinResult result = compileThin(bitcode, thin);
+  return Compiled{std::move(result.outputs), warnings + result.warnings};
 }
 
 Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, StringRef flags) {

@@ -1,18 +1,23 @@
 #include "link.h"
 
 #include "failure.h"
+#include "parse.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/Internalize.h"
@@ -32,47 +37,61 @@ std::string name(size_t index) { return "link module " + std::to_string(index + 
   throw Failure(LLVMPLUG_ERROR_LINK, name(index) + ": " + why);
 }
 
-// Bitcode is loaded lazily: the linker materialises only the functions it
-// links (libdevice has hundreds; a kernel calls a few). The buffer outlives
-// the module (both live for the call).
-std::unique_ptr<Module> parse(StringRef bytes, size_t index, LLVMContext &context,
-                              std::vector<std::unique_ptr<MemoryBuffer>> &keep) {
-  auto start = reinterpret_cast<const unsigned char *>(bytes.data());
-  if (isBitcode(start, start + bytes.size())) {
-    Expected<std::unique_ptr<Module>> module =
-        getLazyBitcodeModule(MemoryBufferRef(bytes, name(index)), context);
-    if (!module)
-      fail(index, "invalid bitcode: " + toString(module.takeError()));
-    return std::move(*module);
-  }
-  // The IR lexer needs a NUL after the last byte; the module keeps no
-  // pointer into the text once parsed.
-  keep.push_back(MemoryBuffer::getMemBufferCopy(bytes, name(index)));
-  SMDiagnostic error;
-  std::unique_ptr<Module> module = parseAssembly(keep.back()->getMemBufferRef(), error, context);
-  if (!module) {
-    std::string text;
-    raw_string_ostream os(text);
-    error.print("", os, /*ShowColors=*/false, /*ShowKindLabel=*/false);
-    fail(index, StringRef(text).trim().str());
-  }
-  return module;
+ParseOptions parseOptions(size_t index) {
+  ParseOptions options;
+  options.name = name(index);
+  options.parseStatus = LLVMPLUG_ERROR_LINK;
+  // Bitcode is loaded lazily: only the functions the module needs are
+  // materialised (libdevice has hundreds; a kernel calls a few).
+  options.lazy = true;
+  return options;
 }
 
-void retarget(Module &input, const Module &module, size_t index) {
-  const Triple &theirs = input.getTargetTriple();
+// The data layout a link module is parsed with: the module's (as if given
+// to llc with the module's triple), once its own triple and layout agree
+// with the module's on architecture, byte order and pointer size.
+TargetFacts retarget(StringRef theirTriple, StringRef theirLayout, const Module &module,
+                     const AsmRules &rules) {
   const Triple &ours = module.getTargetTriple();
-  if (!theirs.empty() && theirs.getArch() != ours.getArch())
-    fail(index, "it is for '" + theirs.str() + "', but the module is compiled for '" + ours.str() + "'");
-  const DataLayout &layout = input.getDataLayout();
+  if (!theirTriple.empty() && Triple(theirTriple).getArch() != ours.getArch())
+    throw Failure(LLVMPLUG_ERROR_LINK, "it is for '" + theirTriple.str() + "', but the module is compiled for '" +
+                                           ours.str() + "'");
   const DataLayout &target = module.getDataLayout();
-  if (!input.getDataLayoutStr().empty() &&
-      (layout.isLittleEndian() != target.isLittleEndian() ||
-       layout.getPointerSizeInBits(0) != target.getPointerSizeInBits(0)))
-    fail(index, "its data layout '" + input.getDataLayoutStr() + "' disagrees with the target's '" +
-                    target.getStringRepresentation() + "' on byte order or pointer size");
-  input.setTargetTriple(ours);
-  input.setDataLayout(target);
+  if (!theirLayout.empty()) {
+    Expected<DataLayout> layout = DataLayout::parse(theirLayout);
+    if (!layout)
+      throw Failure(LLVMPLUG_ERROR_LINK, "its data layout '" + theirLayout.str() +
+                                             "' is invalid: " + toString(layout.takeError()));
+    if (layout->isLittleEndian() != target.isLittleEndian() ||
+        layout->getPointerSizeInBits(0) != target.getPointerSizeInBits(0))
+      throw Failure(LLVMPLUG_ERROR_LINK, "its data layout '" + theirLayout.str() +
+                                             "' disagrees with the target's '" +
+                                             target.getStringRepresentation() +
+                                             "' on byte order or pointer size");
+  }
+  return {target.getStringRepresentation(), rules};
+}
+
+// What would reach the output whatever the module references (link.h).
+void checkOnlyDefinitions(const Module &input, size_t index) {
+  if (input.hasModuleInlineAsm())
+    fail(index, "it has module-level asm, which would be linked into the output whether or not the "
+                "module uses this link module; a link module may bring in only definitions");
+  for (const GlobalVariable &global : input.globals()) {
+    if (!global.hasAppendingLinkage() || !global.hasInitializer())
+      continue;
+    auto *type = dyn_cast<ArrayType>(global.getValueType());
+    if (type && type->getNumElements() == 0)
+      continue;
+    StringRef name = global.getName();
+    std::string what = name == "llvm.global_ctors" || name == "llvm.global_dtors"
+                           ? " (its functions would run in the output)"
+                       : name == "llvm.used" || name == "llvm.compiler.used"
+                           ? " (its symbols would be kept in the output)"
+                           : " (an appending list, linked whatever the module references)";
+    fail(index, "it has '" + name.str() + "'" + what +
+                    "; a link module may bring in only the definitions the module needs");
+  }
 }
 
 // A definition that the linker would have to choose against another: not
@@ -128,12 +147,167 @@ private:
   LinkDiagnostics *mine = nullptr;
 };
 
+// The definitions the module needs from its link modules, to a fixed point:
+// starting from the module's declarations, every definition that resolves
+// one, then what those definitions reference, across all link modules in
+// any order. Each function it reaches is materialised (and so checked by
+// parse.h) before anything is linked.
+class Needs {
+public:
+  Needs(Module &module, ArrayRef<std::unique_ptr<Module>> inputs, const AsmRules &rules)
+      : module(module), rules(rules) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      indexOf[inputs[i].get()] = i;
+      for (GlobalValue &value : inputs[i]->global_values()) {
+        if (value.isDeclaration())
+          continue;
+        if (value.hasName() && !value.hasLocalLinkage())
+          definitions[value.getName()].push_back(&value);
+        if (const Comdat *comdat = value.getComdat())
+          comdats[comdat].push_back(&value);
+      }
+    }
+  }
+
+  void collect() {
+    for (GlobalValue &value : module.global_values())
+      if (value.isDeclaration() && value.hasName())
+        need(value.getName());
+    while (!work.empty()) {
+      GlobalValue *value = work.pop_back_val();
+      if (const Comdat *comdat = value->getComdat())
+        for (GlobalValue *member : comdats[comdat])
+          queue(member); // the linker takes a comdat whole
+      if (auto *function = dyn_cast<Function>(value)) {
+        materialize(*function, rules, parseOptions(indexOf[function->getParent()]));
+        walkFunction(*function);
+      } else if (auto *global = dyn_cast<GlobalVariable>(value)) {
+        if (global->hasInitializer())
+          walk(global->getInitializer());
+        walkAttached(*global);
+      } else if (auto *alias = dyn_cast<GlobalAlias>(value)) {
+        walk(alias->getAliasee());
+      } else if (auto *ifunc = dyn_cast<GlobalIFunc>(value)) {
+        walk(ifunc->getResolver());
+      }
+    }
+  }
+
+  // Names the linker must bring in, each with its first definition.
+  const StringMap<GlobalValue *> &names() const { return needed; }
+
+private:
+  void need(StringRef name) {
+    GlobalValue *ours = module.getNamedValue(name);
+    if (ours && !ours->isDeclaration())
+      return; // the module's own definition wins
+    auto found = definitions.find(name);
+    if (found == definitions.end())
+      return; // defined nowhere: left to the program's linker
+    needed.try_emplace(name, found->second.front());
+    for (GlobalValue *definition : found->second)
+      queue(definition);
+  }
+  void queue(GlobalValue *value) {
+    if (queued.insert(value).second)
+      work.push_back(value);
+  }
+  void reach(GlobalValue *value) {
+    if (!value->isDeclaration() && value->hasLocalLinkage())
+      queue(value);
+    else if (value->hasName())
+      need(value->getName());
+  }
+  void walk(Value *root) {
+    SmallVector<Value *, 16> values{root};
+    while (!values.empty()) {
+      Value *value = values.pop_back_val();
+      if (auto *global = dyn_cast<GlobalValue>(value)) {
+        reach(global);
+      } else if (auto *constant = dyn_cast<Constant>(value)) {
+        if (seenConstants.insert(constant).second)
+          for (Value *operand : constant->operands())
+            values.push_back(operand);
+      } else if (auto *wrapped = dyn_cast<MetadataAsValue>(value)) {
+        walkMetadata(wrapped->getMetadata());
+      }
+    }
+  }
+  void walkMetadata(Metadata *root) {
+    SmallVector<Metadata *, 16> nodes{root};
+    while (!nodes.empty()) {
+      Metadata *md = nodes.pop_back_val();
+      if (!md || !seenMetadata.insert(md).second)
+        continue;
+      if (auto *node = dyn_cast<MDNode>(md))
+        for (const MDOperand &operand : node->operands())
+          nodes.push_back(operand.get());
+      else if (auto *value = dyn_cast<ConstantAsMetadata>(md))
+        walk(value->getValue());
+      else if (auto *list = dyn_cast<DIArgList>(md))
+        for (ValueAsMetadata *argument : list->getArgs())
+          nodes.push_back(argument);
+    }
+  }
+  template <class T> void walkAttached(T &holder) {
+    SmallVector<std::pair<unsigned, MDNode *>, 8> attached;
+    holder.getAllMetadata(attached);
+    for (auto &[kind, node] : attached)
+      walkMetadata(node);
+  }
+  void walkFunction(Function &function) {
+    walkAttached(function);
+    if (function.hasPersonalityFn())
+      walk(function.getPersonalityFn());
+    if (function.hasPrefixData())
+      walk(function.getPrefixData());
+    if (function.hasPrologueData())
+      walk(function.getPrologueData());
+    for (Instruction &instruction : instructions(function)) {
+      for (Value *operand : instruction.operands())
+        walk(operand);
+      walkAttached(instruction);
+      for (DbgVariableRecord &record : filterDbgVars(instruction.getDbgRecordRange()))
+        walkMetadata(record.getRawLocation());
+    }
+  }
+
+  Module &module;
+  const AsmRules &rules;
+  DenseMap<const Module *, size_t> indexOf;
+  StringMap<SmallVector<GlobalValue *, 1>> definitions; // by name, across link modules
+  DenseMap<const Comdat *, SmallVector<GlobalValue *, 2>> comdats;
+  StringMap<GlobalValue *> needed;
+  SmallPtrSet<GlobalValue *, 32> queued;
+  SmallVector<GlobalValue *, 32> work;
+  SmallPtrSet<Constant *, 32> seenConstants;
+  SmallPtrSet<Metadata *, 32> seenMetadata;
+};
+
+// A declaration in the module for each name it needs that it does not
+// declare yet: LinkOnlyNeeded then links a definition from whichever link
+// module holds it, whatever the order.
+void declare(Module &module, const StringMap<GlobalValue *> &needed) {
+  for (const auto &[name, definition] : needed) {
+    if (module.getNamedValue(name))
+      continue;
+    Type *type = definition->getValueType();
+    if (auto *function = dyn_cast<FunctionType>(type)) {
+      Function::Create(function, GlobalValue::ExternalLinkage, definition->getAddressSpace(), name, &module);
+    } else {
+      auto *global = dyn_cast<GlobalVariable>(definition);
+      new GlobalVariable(module, type, global && global->isConstant(), GlobalValue::ExternalLinkage,
+                         nullptr, name, nullptr, definition->getThreadLocalMode(),
+                         definition->getAddressSpace());
+    }
+  }
+}
+
 } // namespace
 
-void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context) {
+void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context, const AsmRules &rules) {
   if (links.empty())
     return;
-  std::vector<std::unique_ptr<MemoryBuffer>> keep;
   std::vector<std::unique_ptr<Module>> inputs;
   StringSet<> defined;
   for (const GlobalValue &value : module.global_values())
@@ -141,24 +315,61 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
       defined.insert(value.getName());
   // Every input is checked before any is linked, so a bad one changes nothing.
   for (size_t i = 0; i < links.size(); ++i) {
-    inputs.push_back(parse(links[i], i, context, keep));
-    retarget(*inputs.back(), module, i);
+    ParseOptions options = parseOptions(i);
+    auto target = [&](StringRef triple, StringRef layout) { return retarget(triple, layout, module, rules); };
+    options.target = target;
+    inputs.push_back(parseModule(links[i], context, options));
+    inputs.back()->setTargetTriple(module.getTargetTriple());
+    checkOnlyDefinitions(*inputs.back(), i);
     checkConflicts(*inputs.back(), i, defined);
   }
+  Needs needs(module, inputs, rules);
+  needs.collect();
+  declare(module, needs.names());
+  // What nothing needs is never loaded: a function left unmaterialised
+  // becomes a declaration, so the linker cannot load a body no check saw.
+  StringSet<> dropped;
+  for (std::unique_ptr<Module> &input : inputs)
+    for (Function &function : *input)
+      if (function.isMaterializable()) {
+        if (!function.hasLocalLinkage())
+          dropped.insert(function.getName());
+        function.deleteBody();
+        function.setComdat(nullptr);
+      }
 
-  SwapDiagnostics swap(context);
-  Linker linker(module);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    bool failed = linker.linkInModule(
-        std::move(inputs[i]), Linker::LinkOnlyNeeded,
-        [](Module &linked, const StringSet<> &fromInput) {
-          internalizeModule(linked, [&](const GlobalValue &value) {
-            return !value.hasName() || !fromInput.count(value.getName());
-          });
-        });
-    if (failed || !swap.errors().empty())
-      fail(i, "the linker refused it: " + swap.errors());
+  // Internalised once all are linked: a definition internalised after its
+  // own step could no longer resolve a later link module's reference to it.
+  StringSet<> linked;
+  {
+    SwapDiagnostics swap(context);
+    Linker linker(module);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      bool failed = linker.linkInModule(std::move(inputs[i]), Linker::LinkOnlyNeeded,
+                                        [&](Module &, const StringSet<> &fromInput) {
+                                          for (const auto &entry : fromInput)
+                                            linked.insert(entry.getKey());
+                                        });
+      if (failed || !swap.errors().empty())
+        fail(i, "the linker refused it: " + swap.errors());
+    }
   }
+  internalizeModule(module, [&](const GlobalValue &value) {
+    return !value.hasName() || !linked.contains(value.getName());
+  });
+  // Every definition needed arrived, and nothing the output uses was left
+  // behind: an undefined symbol that a link module defines is an error here,
+  // not a surprise at the program's link.
+  for (const auto &[name, definition] : needs.names()) {
+    GlobalValue *value = module.getNamedValue(name);
+    if (!value || value->isDeclaration())
+      throw Failure(LLVMPLUG_ERROR_LINK, "'" + name.str() + "' is needed and defined in a link module, "
+                                                            "but the linker did not link it");
+  }
+  for (const Function &function : module)
+    if (function.isDeclaration() && !function.use_empty() && dropped.contains(function.getName()))
+      throw Failure(LLVMPLUG_ERROR_LINK, "'" + function.getName().str() +
+                                             "' is used and defined in a link module, but was not linked");
   std::string problems;
   raw_string_ostream os(problems);
   if (verifyModule(module, &os))

@@ -74,7 +74,9 @@ typedef enum llvmplug_status {
                                   another triple or data layout, or
                                   conflicts with the main module */
   LLVMPLUG_ERROR_LIMIT = 11    /* the input exceeds a stated limit (nesting
-                                  depth); nothing was run on it */
+                                  depth; under the safe policy, what its
+                                  asm text may expand to); nothing was run
+                                  on it */
 } llvmplug_status;
 
 /* Which LLVM options a copy accepts (per call and sticky alike). */
@@ -106,9 +108,20 @@ LLVMPLUG_API unsigned llvmplug_abi_version(void);
 
 /* Compile one module, with other modules linked into it first.
  *  modules, module_count: modules[0] is the module to compile; the others
- *    (e.g. libdevice) are linked into it before optimisation, keeping only
- *    what it references and internalising what was linked in. Each is LLVM
- *    IR text or bitcode (raw or with the wrapper header), detected by magic.
+ *    (e.g. libdevice) are linked into it before optimisation. They bring in
+ *    only the definitions modules[0] needs, directly or through each other,
+ *    in any order, internalised; their module flags and named metadata are
+ *    merged. One with module asm or a non-empty appending list
+ *    (llvm.global_ctors/dtors, llvm.used, llvm.compiler.used...), which
+ *    would reach the output whatever modules[0] uses, is LLVMPLUG_ERROR_LINK.
+ *    Each is LLVM IR text or bitcode (raw or with the wrapper header),
+ *    detected by magic, parsed with the target's data layout (as llc does)
+ *    and under the same limits. Under the safe policy the asm text of every
+ *    module (module asm, inline asm) is checked before LLVM assembles it:
+ *    directives that read or write host files or print, and macros, are
+ *    LLVMPLUG_ERROR_OPTION; counts that are not literals and expansion
+ *    beyond 64 MiB are LLVMPLUG_ERROR_LIMIT. Function attributes naming an
+ *    unknown CPU or feature are LLVMPLUG_ERROR_TARGET, as -mcpu/-mattr.
  *    module_count >= 1. Not retained after the call.
  *  target: a target triple; NULL or "" means -mtriple/-march from flags,
  *    else the module's own triple, else the host's default triple.

@@ -4,7 +4,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
@@ -25,28 +24,6 @@ namespace {
   throw Failure(LLVMPLUG_ERROR_LIMIT,
                 std::string("the module nests ") + what + " more than " +
                     std::to_string(MaxNestingDepth) + " levels deep (llvmplug's limit)");
-}
-
-// Bracket depth of IR text, outside quoted strings and ';' comments. IR
-// strings have no escaped quote (a quote is written \22), so a string ends
-// at the next '"'.
-void checkTextNesting(StringRef text) {
-  unsigned depth = 0;
-  for (size_t i = 0, n = text.size(); i < n; ++i) {
-    char c = text[i];
-    if (c == '"') {
-      size_t end = text.find('"', i + 1);
-      i = end == StringRef::npos ? n : end;
-    } else if (c == ';') {
-      size_t end = text.find('\n', i + 1);
-      i = end == StringRef::npos ? n : end;
-    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
-      if (++depth > MaxNestingDepth)
-        tooDeep("brackets");
-    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth) {
-      --depth;
-    }
-  }
 }
 
 // The depth of the graph below `root` (a leaf is 1), walked iteratively so
@@ -101,60 +78,35 @@ private:
   DenseMap<Node, unsigned> done_;
 };
 
-template <class Node, class ChildrenFn>
-DepthWalk<Node, ChildrenFn> makeWalk(ChildrenFn children, const char *what) {
-  return DepthWalk<Node, ChildrenFn>(children, what);
-}
 
-void checkModuleDepth(Module &module) {
-  auto types = makeWalk<Type *>(
-      [](Type *type) { return SmallVector<Type *, 4>(type->subtypes()); }, "types");
-  auto constants = makeWalk<Constant *>(
-      [](Constant *constant) {
-        SmallVector<Constant *, 4> children;
-        if (!isa<GlobalValue>(constant)) // a global is a leaf, its initializer a root
-          for (Value *operand : constant->operands())
-            children.push_back(cast<Constant>(operand));
-        return children;
-      },
-      "constant expressions or aggregates");
-  auto metadata = makeWalk<Metadata *>(
-      [](Metadata *md) {
-        SmallVector<Metadata *, 4> children;
-        if (auto *node = dyn_cast<MDNode>(md))
-          for (const MDOperand &operand : node->operands())
-            if (operand)
-              children.push_back(operand.get());
-        return children;
-      },
-      "metadata");
-
-  auto value = [&](Value *v) {
-    types.check(v->getType());
-    if (auto *constant = dyn_cast<Constant>(v))
-      constants.check(constant);
-    if (auto *wrapped = dyn_cast<MetadataAsValue>(v))
-      metadata.check(wrapped->getMetadata());
-  };
-  for (StructType *type : module.getIdentifiedStructTypes())
-    types.check(type);
-  SmallVector<std::pair<unsigned, MDNode *>, 8> attached;
-  for (GlobalVariable &global : module.globals()) {
-    types.check(global.getValueType());
-    if (global.hasInitializer())
-      value(global.getInitializer());
-    global.getAllMetadata(attached);
-    for (auto &[kind, node] : attached)
-      metadata.check(node);
+// The three walks of one module, sharing their memos across its parts.
+class ModuleWalk {
+public:
+  void checkGlobals(Module &module) {
+    for (StructType *type : module.getIdentifiedStructTypes())
+      types.check(type);
+    for (GlobalVariable &global : module.globals()) {
+      types.check(global.getValueType());
+      if (global.hasInitializer())
+        value(global.getInitializer());
+      attachedTo(global);
+    }
+    for (GlobalAlias &alias : module.aliases())
+      value(alias.getAliasee());
+    for (NamedMDNode &named : module.named_metadata())
+      for (MDNode *node : named.operands())
+        metadata.check(node);
   }
-  for (NamedMDNode &named : module.named_metadata())
-    for (MDNode *node : named.operands())
-      metadata.check(node);
-  for (Function &function : module) {
+
+  void checkFunction(Function &function) {
     types.check(function.getFunctionType());
-    function.getAllMetadata(attached);
-    for (auto &[kind, node] : attached)
-      metadata.check(node);
+    attachedTo(function);
+    if (function.hasPersonalityFn())
+      value(function.getPersonalityFn());
+    if (function.hasPrefixData())
+      value(function.getPrefixData());
+    if (function.hasPrologueData())
+      value(function.getPrologueData());
     for (Instruction &instruction : instructions(function)) {
       types.check(instruction.getType());
       if (auto *alloca = dyn_cast<AllocaInst>(&instruction))
@@ -163,23 +115,79 @@ void checkModuleDepth(Module &module) {
         types.check(gep->getSourceElementType());
       for (Value *operand : instruction.operands())
         value(operand);
-      instruction.getAllMetadata(attached);
-      for (auto &[kind, node] : attached)
-        metadata.check(node);
+      attachedTo(instruction);
+    }
+  }
+
+private:
+  template <class T> void attachedTo(T &holder) {
+    holder.getAllMetadata(attached);
+    for (auto &[kind, node] : attached)
+      metadata.check(node);
+  }
+  void value(Value *v) {
+    types.check(v->getType());
+    if (auto *constant = dyn_cast<Constant>(v))
+      constants.check(constant);
+    if (auto *wrapped = dyn_cast<MetadataAsValue>(v))
+      metadata.check(wrapped->getMetadata());
+  }
+  static SmallVector<Type *, 4> typeChildren(Type *type) { return SmallVector<Type *, 4>(type->subtypes()); }
+  static SmallVector<Constant *, 4> constantChildren(Constant *constant) {
+    SmallVector<Constant *, 4> children;
+    if (!isa<GlobalValue>(constant)) // a global is a leaf, its initializer a root
+      for (Value *operand : constant->operands())
+        children.push_back(cast<Constant>(operand));
+    return children;
+  }
+  static SmallVector<Metadata *, 4> metadataChildren(Metadata *md) {
+    SmallVector<Metadata *, 4> children;
+    if (auto *node = dyn_cast<MDNode>(md))
+      for (const MDOperand &operand : node->operands())
+        if (operand)
+          children.push_back(operand.get());
+    return children;
+  }
+
+  DepthWalk<Type *, decltype(&typeChildren)> types{&typeChildren, "types"};
+  DepthWalk<Constant *, decltype(&constantChildren)> constants{&constantChildren,
+                                                               "constant expressions or aggregates"};
+  DepthWalk<Metadata *, decltype(&metadataChildren)> metadata{&metadataChildren, "metadata"};
+  SmallVector<std::pair<unsigned, MDNode *>, 8> attached;
+};
+
+} // namespace
+
+// Bracket depth of IR text, outside quoted strings and ';' comments. IR
+// strings have no escaped quote (a quote is written \22), so a string ends
+// at the next '"'.
+void checkTextNesting(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0, n = text.size(); i < n; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      size_t end = text.find('"', i + 1);
+      i = end == StringRef::npos ? n : end;
+    } else if (c == ';') {
+      size_t end = text.find('\n', i + 1);
+      i = end == StringRef::npos ? n : end;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > MaxNestingDepth)
+        tooDeep("brackets");
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth) {
+      --depth;
     }
   }
 }
 
-} // namespace
-
-std::unique_ptr<Module> parseWithinLimits(StringRef bytes,
-                                          function_ref<std::unique_ptr<Module>()> parse) {
-  auto start = reinterpret_cast<const unsigned char *>(bytes.data());
-  if (!isBitcode(start, start + bytes.size()))
-    checkTextNesting(bytes);
-  std::unique_ptr<Module> module = parse();
-  checkModuleDepth(*module);
-  return module;
+void checkModuleDepth(Module &module) {
+  ModuleWalk walk;
+  walk.checkGlobals(module);
+  for (Function &function : module)
+    if (!function.isMaterializable())
+      walk.checkFunction(function);
 }
+
+void checkFunctionDepth(Function &function) { ModuleWalk().checkFunction(function); }
 
 } // namespace llvmplug

@@ -9,14 +9,12 @@
 #ifndef LLVMPLUG_NESTING_H
 #define LLVMPLUG_NESTING_H
 
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <memory>
-
 namespace llvm {
+class Function;
 class Module;
-}
+} // namespace llvm
 
 namespace llvmplug {
 
@@ -25,13 +23,16 @@ namespace llvmplug {
 // 10,000 nested constant GEPs compile at -O0 and -O2 within stack.h's stack.
 constexpr unsigned MaxNestingDepth = 10000;
 
-// Parse with `parse`, refusing input nested deeper than MaxNestingDepth:
-// IR text is checked before parsing (the parser recurses), every module
-// (text or bitcode) after parsing, before the verifier and codegen run.
-// Throws Failure(LLVMPLUG_ERROR_LIMIT).
-std::unique_ptr<llvm::Module>
-parseWithinLimits(llvm::StringRef bytes,
-                  llvm::function_ref<std::unique_ptr<llvm::Module>()> parse);
+// The checks parse.h runs on every module it parses. Each throws
+// Failure(LLVMPLUG_ERROR_LIMIT) naming what is nested too deeply.
+// IR text, before it is parsed (the parser recurses on brackets).
+void checkTextNesting(llvm::StringRef text);
+// A parsed module: its types, global initialisers, named metadata and the
+// bodies of its materialised functions (a lazily loaded function is checked
+// by checkFunctionDepth when it is materialised).
+void checkModuleDepth(llvm::Module &module);
+// One function's body, types, constants and metadata.
+void checkFunctionDepth(llvm::Function &function);
 
 } // namespace llvmplug
 

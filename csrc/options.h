@@ -70,6 +70,7 @@ public:
   // (LLVMPLUG_ERROR_OPTION) and changes nothing if a sticky option in force
   // would not be allowed by the new policy.
   void setPolicy(llvmplug_policy policy);
+  llvmplug_policy policy() const { return policy_; }
 
   // The class of one option (option_policy.h) and its value reader.
   // Memoised: classifying may read LLVM's help text for the option.

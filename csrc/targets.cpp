@@ -2,6 +2,9 @@
 
 #include "failure.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/JSON.h"
@@ -10,6 +13,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 using namespace llvm;
 
@@ -65,6 +69,81 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
     throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
   }
   return {triple, target};
+}
+
+namespace {
+
+std::unique_ptr<MCSubtargetInfo> subtargetInfo(const Triple &triple, const Target &target) {
+  std::unique_ptr<MCSubtargetInfo> info(target.createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + triple.str() + "'");
+  return info;
+}
+
+bool knownFeature(const MCSubtargetInfo &info, StringRef feature) {
+  StringRef name = feature.drop_while([](char c) { return c == '+' || c == '-'; });
+  return any_of(info.getAllProcessorFeatures(), [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
+}
+
+[[noreturn]] void unknownFeature(const Triple &triple, StringRef feature, StringRef where) {
+  throw Failure(LLVMPLUG_ERROR_TARGET, "unknown CPU feature '" + feature.str() + "'" + where.str() +
+                                           " for target '" + triple.str() + "'");
+}
+
+void checkCPUs(const MCSubtargetInfo &info, const Triple &triple, StringRef cpu, StringRef tuneCPU,
+               StringRef where) {
+  for (const auto &[what, name] : {std::pair{"CPU", cpu}, {"tuning CPU", tuneCPU}})
+    if (!name.empty() && !info.isCPUStringValid(name))
+      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(what) + " '" + name.str() + "'" +
+                                               where.str() + " for target '" + triple.str() + "'");
+}
+
+} // namespace
+
+void checkCPUAndFeatures(const Triple &triple, const Target &target, StringRef cpu, StringRef tuneCPU,
+                         ArrayRef<std::string> features, StringRef where) {
+  std::unique_ptr<MCSubtargetInfo> info = subtargetInfo(triple, target);
+  checkCPUs(*info, triple, cpu, tuneCPU, where);
+  for (const std::string &feature : features)
+    if (!knownFeature(*info, feature))
+      unknownFeature(triple, feature, where);
+}
+
+void checkFunctionTargets(Module &module, const Triple &triple, const Target &target) {
+  std::unique_ptr<MCSubtargetInfo> info; // made only if something names a CPU or feature
+  // The features LLVM will read; nullopt when they are the ones given.
+  auto check = [&](StringRef cpu, StringRef tuneCPU, StringRef given,
+                   const std::string &where) -> std::optional<std::string> {
+    if (cpu.empty() && tuneCPU.empty() && given.empty())
+      return std::nullopt;
+    if (!info)
+      info = subtargetInfo(triple, target);
+    checkCPUs(*info, triple, cpu, tuneCPU, where);
+    SmallVector<StringRef, 16> features;
+    SplitString(given, features, ",");
+    std::string known;
+    bool dropped = false;
+    for (StringRef feature : features) {
+      if (knownFeature(*info, feature))
+        known += (known.empty() ? "" : ",") + feature.str();
+      else if (feature.starts_with("-"))
+        dropped = true; // disables nothing LLVM knows (an older clang's name)
+      else
+        unknownFeature(triple, feature, where);
+    }
+    return dropped ? std::optional<std::string>(known) : std::nullopt;
+  };
+  for (Function &function : module)
+    if (std::optional<std::string> features =
+            check(function.getFnAttribute("target-cpu").getValueAsString(),
+                  function.getFnAttribute("tune-cpu").getValueAsString(),
+                  function.getFnAttribute("target-features").getValueAsString(),
+                  " (the attributes of function '" + function.getName().str() + "')"))
+      function.addFnAttr("target-features", *features);
+  for (Module::GlobalAsmFragment &fragment : module.getModuleInlineAsm())
+    if (std::optional<std::string> features = check(fragment.Props.TargetCPU, "", fragment.Props.TargetFeatures,
+                                                    " (the properties of module asm)"))
+      fragment.Props.TargetFeatures = *features;
 }
 
 std::string describeTarget(StringRef requested) {

@@ -6,6 +6,7 @@
 #ifndef LLVMPLUG_TARGETS_H
 #define LLVMPLUG_TARGETS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -13,8 +14,9 @@
 #include <vector>
 
 namespace llvm {
+class Module;
 class Target;
-}
+} // namespace llvm
 
 namespace llvmplug {
 
@@ -38,6 +40,24 @@ struct TargetChoice {
 // Failure(LLVMPLUG_ERROR_TARGET) for an unknown triple or -march.
 TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTriple,
                           llvm::StringRef march);
+
+// LLVM only warns on stderr about an unknown CPU or CPU feature and then
+// ignores it, so a compile for the wrong CPU would be a silent wrong result.
+// Check a CPU, tuning CPU and features (-mcpu, -mtune, -mattr) against the
+// target's tables; `where` is added to the message. Features are
+// "+name"/"-name". Throws Failure(LLVMPLUG_ERROR_TARGET).
+void checkCPUAndFeatures(const llvm::Triple &triple, const llvm::Target &target, llvm::StringRef cpu,
+                         llvm::StringRef tuneCPU, llvm::ArrayRef<std::string> features,
+                         llvm::StringRef where);
+
+// The same for the "target-cpu", "tune-cpu" and "target-features"
+// attributes of every function of `module`, and the CPU and features of its
+// module asm, with one difference: a "-name" feature the target does not
+// know is removed rather than refused. It disables nothing, and older
+// clangs list features under names LLVM 23 dropped (clang 19 puts
+// -experimental-smmpm in every RISC-V function); LLVM would print a warning
+// for each. An unknown CPU or "+name" is refused as for the flags.
+void checkFunctionTargets(llvm::Module &module, const llvm::Triple &triple, const llvm::Target &target);
 
 // llvmplug_target_info's JSON for one triple ("" means the host's).
 std::string describeTarget(llvm::StringRef triple);

@@ -215,16 +215,18 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   config.DiagHandler = [&](const DiagnosticInfo &info) { reports.report(info); };
 
   Outputs outputs(modules.size());
-  if (settings.output == ThinSettings::Output::Bitcode) {
+  config.PreCodeGenModuleHook = [&](unsigned, const Module &module) {
+    if (settings.beforeCodegen)
+      settings.beforeCodegen(module);
+    if (settings.output != ThinSettings::Output::Bitcode)
+      return true;
     // Stop before code generation (as the SYCL offload flow does): the
     // optimised module, with its imports, as bitcode.
-    config.PreCodeGenModuleHook = [&](unsigned, const Module &module) {
-      SmallVector<char, 0> &buffer = outputs.forModule(module.getModuleIdentifier());
-      raw_svector_ostream os(buffer);
-      WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true);
-      return false;
-    };
-  }
+    SmallVector<char, 0> &buffer = outputs.forModule(module.getModuleIdentifier());
+    raw_svector_ostream os(buffer);
+    WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true);
+    return false;
+  };
 
   unsigned threads = settings.threads;
   lto::ThinBackend backend(

@@ -21,9 +21,14 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class Module;
+}
 
 namespace llvmplug {
 
@@ -38,6 +43,9 @@ struct ThinSettings {
   // Object, assembly, or stop before code generation: optimised bitcode.
   enum class Output { Object, Assembly, Bitcode } output = Output::Object;
   unsigned threads = 1;
+  // Called on each module once optimised, before its code is generated (on
+  // the module's thread); may throw Failure to stop the compile.
+  std::function<void(const llvm::Module &)> beforeCodegen;
 };
 
 struct ThinResult {

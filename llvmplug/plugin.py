@@ -233,8 +233,17 @@ class Plugin:
                 which applies to this call only.
             output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
-            link: modules (IR text or bitcode, e.g. libdevice) linked into
-                ``module`` before optimisation; only what it references is kept.
+            link: modules (IR text or bitcode, e.g. libdevice or the ROCm
+                device libraries) linked into ``module`` before optimisation.
+                A link module brings in only the definitions the module needs,
+                directly or through other link modules (in any order), and
+                they are internalised; its module flags and named metadata are
+                merged as LLVM's linker merges them. A link module with module
+                asm or a non-empty appending list (``llvm.global_ctors``/
+                ``dtors``, ``llvm.used``, ``llvm.compiler.used``...), which
+                would reach the output whatever the module uses, is a
+                LinkError. Each is parsed as the module is, with the same
+                limits and asm policy.
             timeout: seconds; only ``isolation="process"`` can stop a compile,
                 so in process anything but ``None`` is an ArgumentError.
             cache: an :class:`llvmplug.Cache` for this call (``None``: none);

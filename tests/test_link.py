@@ -194,3 +194,88 @@ def test_linker_warnings_reach_the_caller():
     with pytest.warns(llvmplug.LLVMPlugWarning, match="linking module flags 'probe'"):
         obj = llvmplug.compile(MAIN + flag.format(4), link=[LIBRARY + flag.format(2)])
     assert obj[:4] == b"\x7fELF"
+
+
+# -- several link modules: linked to a fixed point, whatever their order --------------
+
+import io  # noqa: E402
+import itertools  # noqa: E402
+
+from elftools.elf.elffile import ELFFile  # noqa: E402
+
+CALLS_A = "declare i32 @a(i32)\ndefine i32 @entry(i32 %x) {\n  %y = call i32 @a(i32 %x)\n  ret i32 %y\n}\n"
+DEFINES_A = ("declare i32 @b(i32)\ndefine i32 @a(i32 %x) {\n  %y = call i32 @b(i32 %x)\n  %z = add i32 %y, 1\n"
+             "  ret i32 %z\n}\n")
+DEFINES_B = "define i32 @b(i32 %x) {\n  %y = mul i32 %x, 3\n  ret i32 %y\n}\ndefine i32 @spare() {\n  ret i32 0\n}\n"
+
+
+def symbols(obj: bytes) -> tuple[set[str], set[str]]:
+    """(global symbols defined, symbols left undefined) of an ELF object."""
+    table = ELFFile(io.BytesIO(obj)).get_section_by_name(".symtab")
+    defined, undefined = set(), set()
+    for symbol in table.iter_symbols():
+        if not symbol.name or symbol["st_info"]["type"] in ("STT_FILE", "STT_SECTION"):
+            continue
+        if symbol["st_shndx"] == "SHN_UNDEF":
+            undefined.add(symbol.name)
+        elif symbol["st_info"]["bind"] != "STB_LOCAL":
+            defined.add(symbol.name)
+    return defined, undefined
+
+
+@pytest.mark.parametrize("form", ["text", "bitcode"])
+@pytest.mark.parametrize("order", ["b-then-a", "a-then-b"])
+def test_a_definition_only_a_later_link_module_needs_is_linked(load_object, form, order):
+    """link=[defines b, defines a calling b] with a module calling a: b must not be dropped."""
+    a, b = DEFINES_A, DEFINES_B
+    if form == "bitcode":
+        a, b = (llvmplug.compile(m, flags="-passes=", output="bc") for m in (a, b))
+    links = [b, a] if order == "b-then-a" else [a, b]
+    ir = llvmplug.compile(CALLS_A, flags=["-passes="], output="ll", link=links)
+    assert defined(ir) == {"entry": "", "a": "internal", "b": "internal"}
+    obj = llvmplug.compile(CALLS_A, flags=["-O0", "-relocation-model=pic"], link=links)
+    assert symbols(obj) == ({"entry"}, set())
+    lib = load_object(obj, f"fixed_{form}_{order.replace('-', '_')}")
+    lib.entry.restype, lib.entry.argtypes = ctypes.c_int, [ctypes.c_int]
+    assert lib.entry(5) == 16
+
+
+LIBRARY_SET = [  # like the ROCm device libraries: each calls into the others
+    "declare i32 @l2(i32)\ndefine i32 @l1(i32 %x) {\n  %y = call i32 @l2(i32 %x)\n  %z = add i32 %y, 1\n  ret i32 %z\n}\n",
+    "declare i32 @l3(i32)\ndefine i32 @l2(i32 %x) {\n  %y = call i32 @l3(i32 %x)\n  %z = mul i32 %y, 2\n  ret i32 %z\n}\n"
+    "define i32 @l2_unused() {\n  ret i32 2\n}\n",
+    "@k = constant i32 10\ndefine i32 @l3(i32 %x) {\n  %k = load i32, ptr @k\n  %y = add i32 %x, %k\n  ret i32 %y\n}\n"
+    "define i32 @l3_unused() {\n  ret i32 3\n}\n",
+]
+CALLS_L1 = "declare i32 @l1(i32)\ndefine i32 @entry(i32 %x) {\n  %y = call i32 @l1(i32 %x)\n  ret i32 %y\n}\n"
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))), ids=lambda o: "".join(map(str, o)))
+def test_a_set_of_libraries_links_the_same_in_every_order(load_object, order):
+    links = [LIBRARY_SET[i] for i in order]
+    ir = llvmplug.compile(CALLS_L1, flags=["-passes="], output="ll", link=links)
+    assert defined(ir) == {"entry": "", "l1": "internal", "l2": "internal", "l3": "internal"}
+    obj = llvmplug.compile(CALLS_L1, flags=["-O0", "-relocation-model=pic"], link=links)
+    assert symbols(obj) == ({"entry"}, set())
+    lib = load_object(obj, "set_" + "".join(map(str, order)))
+    lib.entry.restype, lib.entry.argtypes = ctypes.c_int, [ctypes.c_int]
+    assert lib.entry(5) == (5 + 10) * 2 + 1
+
+
+# -- what a link module may bring in: definitions the module needs, nothing else -------
+
+@pytest.mark.parametrize("extra, what", [
+    ("@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init, "
+     "ptr null }]\ndefine void @init() {\n  ret void\n}\n", "'llvm.global_ctors' .*would run"),
+    ("@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @fini, "
+     "ptr null }]\ndefine void @fini() {\n  ret void\n}\n", "'llvm.global_dtors'"),
+    ("@llvm.used = appending global [1 x ptr] [ptr @keep], section \"llvm.metadata\"\n"
+     "define void @keep() {\n  ret void\n}\n", "'llvm.used' .*would be kept"),
+    ("@llvm.compiler.used = appending global [1 x ptr] [ptr @keep], section \"llvm.metadata\"\n"
+     "define void @keep() {\n  ret void\n}\n", "'llvm.compiler.used'"),
+    ('module asm ".globl from_asm"\nmodule asm "from_asm: ret"\n', "module-level asm"),
+])
+def test_a_link_module_that_would_bring_in_more_than_definitions_is_a_link_error(extra, what):
+    """Today's main links these in whether or not anything uses them (the ctor runs, @keep stays external)."""
+    with pytest.raises(llvmplug.LinkError, match=f"link module 1: it has {what}"):
+        llvmplug.compile(MAIN, link=[LIBRARY + extra])
