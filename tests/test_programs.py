@@ -47,11 +47,7 @@ def prepared(package: str, scratch: Path) -> tuple[Path, dict[str, bytes]]:
 
 # link= keeps only what the modules before it reference, in one pass: zlib's
 # gzclose.c needs gzlib.c's gz_error, linked before it, so it is dropped.
-LINK_ONE_PASS = pytest.mark.xfail(strict=True, reason="issue 19 §6: link= links modules in one pass, not to a "
-                                  "fixed point, so a file's definitions that a later file needs are dropped")
-
-
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=LINK_ONE_PASS) if m == "link" else m for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("package", sorted(PROGRAMS))
 def test_program_built_by_llvmplug_passes_its_own_tests(plugin, cc, tmp_path_factory, package, mode):
     program = PROGRAMS[package]
