@@ -1,5 +1,6 @@
 #include "compiler.h"
 
+#include "backend_guards.h"
 #include "failure.h"
 #include "link.h"
 #include "llcflags.h"
@@ -364,6 +365,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // The whole module is optimised before it is split, so that inlining and
   // interprocedural passes see all of it; only code generation is parallel.
   optimise(*module, *machine, request);
+  if (request.output == Output::Object || request.output == Output::Assembly)
+    refuseKnownBackendCrashes(*module, *machine, request.output == Output::Object);
   if (!split)
     return Compiled{{emit(*module, machine, request)}, std::move(diagnostics.warnings)};
 

@@ -1,0 +1,281 @@
+#include "backend_guards.h"
+
+#include "failure.h"
+
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+
+namespace llvmplug {
+
+namespace {
+
+// Every refusal says "known LLVM 23.1.1 crash" (or hang): tests and
+// tests/campaign_backends.py tell a guard's refusal from LLVM's own errors by it.
+[[noreturn]] void refuse(StringRef backend, const Twine &what, StringRef bug, StringRef kind = "crash") {
+  throw Failure(LLVMPLUG_ERROR_TARGET, (backend + ": " + what + ": a known LLVM 23.1.1 " + kind + " (" + bug +
+                                       "); refused before code generation")
+                                          .str());
+}
+
+// The backend as the guards name it: LLVM's backend name, except that the
+// AMDGPU backend's two architectures (amdgcn, r600) fail differently.
+StringRef backendOf(const Triple &triple) {
+  if (triple.isX86())
+    return "X86";
+  if (triple.isAMDGCN())
+    return "AMDGPU";
+  if (triple.getArch() == Triple::r600)
+    return "AMDGPU (r600)";
+  if (triple.isPPC())
+    return "PowerPC";
+  if (triple.isSPARC())
+    return "Sparc";
+  if (triple.isWasm())
+    return "WebAssembly";
+  if (triple.isNVPTX())
+    return "NVPTX";
+  switch (triple.getArch()) {
+  case Triple::avr:
+    return "AVR";
+  case Triple::lanai:
+    return "Lanai";
+  case Triple::msp430:
+    return "MSP430";
+  case Triple::systemz:
+    return "SystemZ";
+  case Triple::ve:
+    return "VE";
+  case Triple::xcore:
+    return "XCore";
+  default:
+    return "";
+  }
+}
+
+// Intrinsics that segfault a backend when their result is used (a call
+// whose result is unused is dropped before instruction selection). Found by
+// tests/campaign_backends.py; the other backends lower them or report a
+// fatal error, which is already a typed error.
+struct UnloweredIntrinsic {
+  Intrinsic::ID id;
+  const char *backend;
+  const char *bug;
+};
+const char *const NoLowering = "instruction selection has no lowering for it and segfaults";
+const UnloweredIntrinsic Unlowered[] = {
+    {Intrinsic::frameaddress, "AVR", "AVRMCInstLower dereferences a missing block address"},
+    {Intrinsic::returnaddress, "AVR", "AVRMCInstLower dereferences a missing block address"},
+    {Intrinsic::frameaddress, "AMDGPU", "SelectionDAGBuilder::visitRet segfaults on its result"},
+    {Intrinsic::readcyclecounter, "MSP430", NoLowering},
+    {Intrinsic::sponentry, "X86", NoLowering},
+    {Intrinsic::sponentry, "AVR", NoLowering},
+    {Intrinsic::sponentry, "Lanai", NoLowering},
+    {Intrinsic::sponentry, "MSP430", NoLowering},
+    {Intrinsic::sponentry, "NVPTX", NoLowering},
+    {Intrinsic::sponentry, "PowerPC", NoLowering},
+    {Intrinsic::sponentry, "Sparc", NoLowering},
+    {Intrinsic::sponentry, "SystemZ", NoLowering},
+    {Intrinsic::sponentry, "WebAssembly", NoLowering},
+    {Intrinsic::sponentry, "XCore", NoLowering},
+    {Intrinsic::addressofreturnaddress, "AMDGPU", NoLowering},
+    {Intrinsic::addressofreturnaddress, "AVR", NoLowering},
+    {Intrinsic::addressofreturnaddress, "Lanai", NoLowering},
+    {Intrinsic::addressofreturnaddress, "MSP430", NoLowering},
+    {Intrinsic::addressofreturnaddress, "NVPTX", NoLowering},
+    {Intrinsic::addressofreturnaddress, "PowerPC", NoLowering},
+    {Intrinsic::addressofreturnaddress, "Sparc", NoLowering},
+    {Intrinsic::addressofreturnaddress, "SystemZ", NoLowering},
+    {Intrinsic::addressofreturnaddress, "WebAssembly", NoLowering},
+    {Intrinsic::addressofreturnaddress, "XCore", NoLowering},
+};
+
+void unloweredIntrinsics(const Module &module, StringRef backend) {
+  for (const Function &declaration : module) {
+    Intrinsic::ID id = declaration.getIntrinsicID();
+    if (id == Intrinsic::not_intrinsic)
+      continue;
+    for (const UnloweredIntrinsic &row : Unlowered)
+      if (row.id == id && backend == row.backend)
+        for (const User *user : declaration.users())
+          if (const auto *call = dyn_cast<CallBase>(user))
+            if (!call->use_empty() && call->getCalledFunction() == &declaration)
+              refuse(backend, "a used call of " + declaration.getName() + " (in @" +
+                                  call->getFunction()->getName() + ")",
+                     row.bug);
+  }
+}
+
+// An AMDPAL object whose module defines no shader or kernel entry point: the
+// PAL metadata note is written without a pipeline and the object writer
+// segfaults (assembly output is fine, and so is a module with PAL metadata).
+void amdpalObject(const Module &module) {
+  if (module.getNamedMetadata("amdgpu.pal.metadata.msgpack") || module.getNamedMetadata("amdgpu.pal.metadata"))
+    return; // the module brings its own PAL metadata: no crash
+  for (const Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    switch (function.getCallingConv()) {
+    case CallingConv::AMDGPU_VS:
+    case CallingConv::AMDGPU_GS:
+    case CallingConv::AMDGPU_PS:
+    case CallingConv::AMDGPU_CS:
+    case CallingConv::AMDGPU_KERNEL:
+    case CallingConv::AMDGPU_HS:
+    case CallingConv::AMDGPU_LS:
+    case CallingConv::AMDGPU_ES:
+    case CallingConv::AMDGPU_Gfx:
+    case CallingConv::AMDGPU_Gfx_WholeWave:
+    case CallingConv::AMDGPU_CS_Chain:
+    case CallingConv::AMDGPU_CS_ChainPreserve:
+      return;
+    default:
+      break;
+    }
+  }
+  refuse("AMDGPU", "an amdpal object without a shader or kernel entry point (amdgpu_cs, amdgpu_ps, "
+                   "amdgpu_kernel, amdgpu_gfx, ...)",
+         "the PAL metadata writer segfaults; assembly output works");
+}
+
+// Whether `function` has debug info that DWARF output emits (its unit is not NoDebug).
+const DISubprogram *emittedSubprogram(const Function &function) {
+  const DISubprogram *subprogram = function.getSubprogram();
+  if (!subprogram || !subprogram->getUnit() ||
+      subprogram->getUnit()->getEmissionKind() == DICompileUnit::NoDebug)
+    return nullptr;
+  return subprogram;
+}
+
+// AIX with DWARF 5: DwarfCompileUnit::addAddrTableBase segfaults (the XCOFF
+// object file has no .debug_addr section) for any unit that is emitted.
+void aixDwarf5(const Module &module, const TargetMachine &machine) {
+  unsigned version = machine.Options.MCOptions.DwarfVersion;
+  if (version == 0)
+    version = module.getDwarfVersion();
+  if (version < 5)
+    return;
+  for (const Function &function : module)
+    if (!function.isDeclaration() && emittedSubprogram(function))
+      refuse("PowerPC", "DWARF " + Twine(version) + " debug info on AIX (@" + function.getName() + ")",
+             "DwarfCompileUnit::addAddrTableBase segfaults; DWARF 3 and 4 work");
+}
+
+// R600 at -O0 segfaults on control flow its structurizer has to rewrite: a
+// switch, or a conditional branch to a block that does not end the function.
+void r600NoOpt(const Module &module) {
+  for (const Function &function : module)
+    for (const BasicBlock &block : function) {
+      const Instruction *terminator = block.getTerminator();
+      bool bad = isa<SwitchInst>(terminator);
+      if (const auto *branch = dyn_cast<CondBrInst>(terminator))
+        for (const BasicBlock *successor : successors(branch))
+          bad |= !isa<ReturnInst, UnreachableInst>(successor->getTerminator());
+      if (bad)
+        refuse("AMDGPU", "branching control flow at -O0 for r600 (@" + function.getName() + ")",
+               "R600 code generation without optimisation segfaults; -O1 and above work");
+    }
+}
+
+// MSP430 has no exception pointer or selector register: with optimisation,
+// using a landingpad's value segfaults in LiveVariables. A catch landingpad
+// that is only resumed is lowered without it; a cleanup one is not.
+void msp430LandingPads(const Module &module) {
+  for (const Function &function : module)
+    for (const BasicBlock &block : function)
+      if (const LandingPadInst *pad = block.getLandingPadInst())
+        for (const User *user : pad->users())
+          if (!isa<ResumeInst>(user) || pad->isCleanup())
+            refuse("MSP430", "a landingpad whose value is used, with optimisation (@" + function.getName() + ")",
+                   "LiveVariables segfaults on the missing exception registers; -O0 works");
+}
+
+// VE legalises these reductions of i32/i64 vectors (two or more elements)
+// forever; the others work or fail with a fatal error.
+void veReductions(const Module &module) {
+  for (const Function &declaration : module) {
+    switch (declaration.getIntrinsicID()) {
+    case Intrinsic::vector_reduce_add:
+    case Intrinsic::vector_reduce_and:
+    case Intrinsic::vector_reduce_or:
+    case Intrinsic::vector_reduce_xor:
+    case Intrinsic::vector_reduce_smax:
+      break;
+    default:
+      continue;
+    }
+    Type *element = declaration.getReturnType();
+    auto *vector = dyn_cast<FixedVectorType>(declaration.getFunctionType()->getParamType(0));
+    if ((!element->isIntegerTy(32) && !element->isIntegerTy(64)) || !vector || vector->getNumElements() < 2)
+      continue;
+    for (const User *user : declaration.users())
+      if (const auto *call = dyn_cast<CallBase>(user))
+        refuse("VE", "a call of " + declaration.getName() + " (in @" + call->getFunction()->getName() + ")",
+               "legalising the reduction never ends", "hang");
+  }
+}
+
+// Every DWARF backend: a line-tables-only unit with local variables (retained
+// by its subprograms, or in debug records) segfaults in
+// DwarfDebug::finishEntityDefinitions. CodeView output does not crash.
+void lineTablesWithVariables(const Module &module, StringRef backend) {
+  if (module.getCodeViewFlag() && !module.getDwarfVersion())
+    return;
+  for (const Function &function : module) {
+    const DISubprogram *subprogram = emittedSubprogram(function);
+    if (function.isDeclaration() || !subprogram ||
+        subprogram->getUnit()->getEmissionKind() != DICompileUnit::LineTablesOnly)
+      continue;
+    bool variables = any_of(subprogram->getRetainedNodes(),
+                            [](const Metadata *node) { return isa<DILocalVariable>(node); });
+    for (const Instruction &instruction : instructions(function))
+      variables |= !filterDbgVars(instruction.getDbgRecordRange()).empty();
+    if (variables)
+      refuse(backend, "local variable debug info in a LineTablesOnly compile unit (@" +
+                                        function.getName() + ")",
+             "DwarfDebug::finishEntityDefinitions segfaults; FullDebug works");
+  }
+}
+
+} // namespace
+
+void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machine, bool object) {
+  const Triple &triple = machine.getTargetTriple();
+  StringRef backend = backendOf(triple);
+  if (!backend.empty())
+    unloweredIntrinsics(module, backend);
+  switch (triple.getArch()) {
+  case Triple::r600:
+    if (machine.getOptLevel() == CodeGenOptLevel::None)
+      r600NoOpt(module);
+    break;
+  case Triple::msp430:
+    if (machine.getOptLevel() != CodeGenOptLevel::None)
+      msp430LandingPads(module);
+    break;
+  case Triple::ve:
+    veReductions(module);
+    break;
+  default:
+    break;
+  }
+  if (object && triple.isAMDGCN() && triple.getOS() == Triple::AMDPAL)
+    amdpalObject(module);
+  if (triple.isOSAIX())
+    aixDwarf5(module, machine);
+  if (!module.debug_compile_units().empty())
+    lineTablesWithVariables(module, machine.getTarget().getBackendName());
+}
+
+} // namespace llvmplug
