@@ -228,9 +228,10 @@ void veReductions(const Module &module) {
 
 // Every DWARF backend: a line-tables-only unit with local variables (retained
 // by its subprograms, or in debug records) segfaults in
-// DwarfDebug::finishEntityDefinitions. CodeView output does not crash.
-void lineTablesWithVariables(const Module &module, StringRef backend) {
-  if (module.getCodeViewFlag() && !module.getDwarfVersion())
+// DwarfDebug::finishEntityDefinitions, at every DWARF version. CodeView
+// output and Apple targets (their DWARF is emitted differently) do not crash.
+void lineTablesWithVariables(const Module &module, const Triple &triple, StringRef backend) {
+  if ((module.getCodeViewFlag() && !module.getDwarfVersion()) || triple.isOSDarwin())
     return;
   for (const Function &function : module) {
     const DISubprogram *subprogram = emittedSubprogram(function);
@@ -275,7 +276,7 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
   if (triple.isOSAIX())
     aixDwarf5(module, machine);
   if (!module.debug_compile_units().empty())
-    lineTablesWithVariables(module, machine.getTarget().getBackendName());
+    lineTablesWithVariables(module, triple, machine.getTarget().getBackendName());
 }
 
 } // namespace llvmplug

@@ -25,7 +25,8 @@ equal share:
     python tests/campaign_backends.py --seed 1 --case 1234 --show
 
 Prints one JSON summary line on stdout (per-backend counts of each outcome);
-exit status 1 when a compile broke the contract (an untyped exception).
+exit status 1 when a compile broke the contract (an untyped exception), or,
+with ``--check-guards``, when a guard refused a case the unguarded shim compiles.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ INT_VECTORS = ["<2 x i64>", "<4 x i32>", "<8 x i16>", "<16 x i8>", "<16 x i32>",
                "<1 x i64>", "<4 x i1>", "<32 x i8>", "<4 x i64>"]
 FP_VECTORS = ["<4 x float>", "<2 x double>", "<8 x float>", "<4 x half>", "<3 x float>"]
 LEVELS = ("-O0", "-O2")
+# What every refusal of csrc/backend_guards.cpp says.
+GUARD_MARK = "a known LLVM 23.1.1"
 CATEGORIES = ("intrinsic", "callconv", "eh", "debuginfo", "switch", "varargs", "addrspace", "atomic", "wideint",
               "corpus")
 
@@ -667,7 +670,7 @@ def run(plugin: llvmplug.Plugin, case: dict, timeout: float) -> str:
     except llvmplug.CompileTimeoutError:
         return "timeout"
     except llvmplug.LLVMPlugError as error:
-        if "crashes LLVM" in error.message:  # csrc/backend_guards.cpp's refusals say so
+        if isinstance(error, llvmplug.TargetError) and GUARD_MARK in error.message:
             return "guarded"
         return type(error).__name__
     return "ok"
@@ -692,6 +695,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-limit", type=int, default=2 << 30, help="the worker's address space (Linux)")
     parser.add_argument("--out", type=Path, default=None, help="where crashers and hangs are written as .ll")
     parser.add_argument("--keep", type=int, default=3, help="crashers kept per (backend, category, outcome)")
+    parser.add_argument("--log", type=Path, default=None, help="write each case's outcome here, one JSON line each")
+    parser.add_argument("--check-guards", type=Path, default=None, metavar="SHIM",
+                        help="compile every guarded case again with this shim built without the guards (an "
+                        "older checkout's llvmplug/_lib/libllvmplug.so): a guard is narrow only if each "
+                        "still crashes or hangs there")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", llvmplug.LLVMPlugWarning)
 
@@ -719,6 +727,10 @@ def main(argv: list[str] | None = None) -> int:
     kept: Counter[tuple] = Counter()
     found: list[dict] = []
     failures: list[str] = []
+    guard_checks: Counter[str] = Counter()
+    unguarded = llvmplug.Plugin(isolation="process", memory_limit=limit, path=args.check_guards.resolve()) \
+        if args.check_guards else None
+    log = args.log.open("w") if args.log else None
     started = time.monotonic()
     with llvmplug.Plugin(isolation="process", memory_limit=limit) as plugin:
         for number in numbers:
@@ -730,6 +742,17 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as error:  # noqa: BLE001 - outside the contract: record it
                 outcome = "untyped"
                 failures.append(f"case {number}: {type(error).__name__}: {error}")
+            if outcome == "guarded" and unguarded is not None:
+                # Without the guard: a crash or hang (the guard is right), another
+                # typed error LLVM meets first (harmless), or a result (a false refusal).
+                without = run(unguarded, case, args.timeout)
+                guard_checks[without if without.startswith("crash") or without == "timeout"
+                             else "false refusal" if without == "ok" else "typed error first"] += 1
+                if without == "ok":
+                    failures.append(f"case {number}: guarded, but compiles without the guards")
+            if log:
+                log.write(json.dumps({"number": number, "backend": case["backend"], "category": case["category"],
+                                      "outcome": outcome}) + "\n")
             outcomes[case["backend"]][outcome] += 1
             by_category[case["category"]][outcome] += 1
             if outcome.startswith("crash") or outcome == "timeout":
@@ -743,12 +766,17 @@ def main(argv: list[str] | None = None) -> int:
                     path.write_text(header(case, outcome) + case["module"])
                     entry["file"] = str(path)
                 found.append(entry)
+    if unguarded is not None:
+        unguarded.unload()
+    if log:
+        log.close()
     summary = {
         "seed": args.seed,
         "cases": sum(sum(c.values()) for c in outcomes.values()),
         "seconds": round(time.monotonic() - started, 1),
         "per_backend": {b: dict(sorted(outcomes[b].items())) for b in backends if outcomes[b]},
         "per_category": {c: dict(sorted(by_category[c].items())) for c in CATEGORIES if by_category[c]},
+        "guards_checked": dict(guard_checks),
         "found": found,
         "failures": failures,
     }
