@@ -2,6 +2,8 @@
 
 #include "failure.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
@@ -42,6 +44,8 @@ StringRef backendOf(const Triple &triple) {
     return "PowerPC";
   if (triple.isSPARC())
     return "Sparc";
+  if (triple.isBPF())
+    return "BPF";
   if (triple.isWasm())
     return "WebAssembly";
   if (triple.isNVPTX())
@@ -78,6 +82,7 @@ const UnloweredIntrinsic Unlowered[] = {
     {Intrinsic::frameaddress, "AVR", "AVRMCInstLower dereferences a missing block address"},
     {Intrinsic::returnaddress, "AVR", "AVRMCInstLower dereferences a missing block address"},
     {Intrinsic::frameaddress, "AMDGPU", "SelectionDAGBuilder::visitRet segfaults on its result"},
+    {Intrinsic::readcyclecounter, "AVR", NoLowering},
     {Intrinsic::readcyclecounter, "MSP430", NoLowering},
     {Intrinsic::sponentry, "X86", NoLowering},
     {Intrinsic::sponentry, "AVR", NoLowering},
@@ -173,15 +178,28 @@ void aixDwarf5(const Module &module, const TargetMachine &machine) {
 }
 
 // R600 at -O0 segfaults on control flow its structurizer has to rewrite: a
-// switch, or a conditional branch to a block that does not end the function.
+// switch to two or more live blocks, or a conditional branch to a block that
+// does not end the function. (A block that is only `unreachable` is dropped
+// first; a branch to two returning blocks works.)
+bool onlyUnreachable(const BasicBlock &block) {
+  return isa<UnreachableInst>(block.front());
+}
+
 void r600NoOpt(const Module &module) {
   for (const Function &function : module)
     for (const BasicBlock &block : function) {
       const Instruction *terminator = block.getTerminator();
-      bool bad = isa<SwitchInst>(terminator);
-      if (const auto *branch = dyn_cast<CondBrInst>(terminator))
-        for (const BasicBlock *successor : successors(branch))
+      bool bad = false;
+      if (isa<SwitchInst>(terminator)) {
+        SmallPtrSet<const BasicBlock *, 8> live;
+        for (const BasicBlock *successor : successors(terminator))
+          if (!onlyUnreachable(*successor))
+            live.insert(successor);
+        bad = live.size() > 1;
+      } else if (isa<CondBrInst>(terminator)) {
+        for (const BasicBlock *successor : successors(terminator))
           bad |= !isa<ReturnInst, UnreachableInst>(successor->getTerminator());
+      }
       if (bad)
         refuse("AMDGPU", "branching control flow at -O0 for r600 (@" + function.getName() + ")",
                "R600 code generation without optimisation segfaults; -O1 and above work");
@@ -226,12 +244,31 @@ void veReductions(const Module &module) {
   }
 }
 
+// BPF before v3 (an explicit -mcpu=generic, v1 or v2; the default is v3)
+// selects an atomic store of a 32-bit value forever, unless it is seq_cst
+// (an error). v3 reports a fatal error, v4 compiles it.
+void bpfAtomicStores(const Module &module, const TargetMachine &machine) {
+  for (const Function &function : module) {
+    Attribute attribute = function.getFnAttribute("target-cpu");
+    StringRef cpu = attribute.isValid() ? attribute.getValueAsString() : machine.getTargetCPU();
+    if (cpu != "generic" && cpu != "v1" && cpu != "v2")
+      continue;
+    for (const Instruction &instruction : instructions(function))
+      if (const auto *store = dyn_cast<StoreInst>(&instruction))
+        if (store->isAtomic() && store->getOrdering() != AtomicOrdering::SequentiallyConsistent &&
+            store->getValueOperand()->getType()->getPrimitiveSizeInBits() == 32)
+          refuse("BPF", "an atomic store of a 32-bit value for cpu " + cpu + " (@" + function.getName() + ")",
+                 "instruction selection never ends; -mcpu=v4 compiles it", "hang");
+  }
+}
+
 // Every DWARF backend: a line-tables-only unit with local variables (retained
 // by its subprograms, or in debug records) segfaults in
 // DwarfDebug::finishEntityDefinitions, at every DWARF version. CodeView
-// output and Apple targets (their DWARF is emitted differently) do not crash.
+// output, Apple targets (their DWARF is emitted differently) and SPIR-V
+// (no DWARF) do not crash.
 void lineTablesWithVariables(const Module &module, const Triple &triple, StringRef backend) {
-  if ((module.getCodeViewFlag() && !module.getDwarfVersion()) || triple.isOSDarwin())
+  if ((module.getCodeViewFlag() && !module.getDwarfVersion()) || triple.isOSDarwin() || triple.isSPIRV())
     return;
   for (const Function &function : module) {
     const DISubprogram *subprogram = emittedSubprogram(function);
@@ -267,6 +304,10 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
     break;
   case Triple::ve:
     veReductions(module);
+    break;
+  case Triple::bpfel:
+  case Triple::bpfeb:
+    bpfAtomicStores(module, machine);
     break;
   default:
     break;
