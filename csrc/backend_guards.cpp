@@ -178,28 +178,29 @@ void aixDwarf5(const Module &module, const TargetMachine &machine) {
 }
 
 // R600 at -O0 segfaults on control flow its structurizer has to rewrite: a
-// switch to two or more live blocks, or a conditional branch to a block that
-// does not end the function. (A block that is only `unreachable` is dropped
-// first; a branch to two returning blocks works.)
+// conditional branch or switch to a block that does not end the function,
+// or a switch to two or more such ends. Blocks that are only `unreachable`
+// are dropped first; a branch to two returning blocks works.
 bool onlyUnreachable(const BasicBlock &block) {
   return isa<UnreachableInst>(block.front());
+}
+
+bool endsFunction(const BasicBlock &block) {
+  return isa<ReturnInst, UnreachableInst>(block.getTerminator());
 }
 
 void r600NoOpt(const Module &module) {
   for (const Function &function : module)
     for (const BasicBlock &block : function) {
       const Instruction *terminator = block.getTerminator();
-      bool bad = false;
-      if (isa<SwitchInst>(terminator)) {
-        SmallPtrSet<const BasicBlock *, 8> live;
-        for (const BasicBlock *successor : successors(terminator))
-          if (!onlyUnreachable(*successor))
-            live.insert(successor);
-        bad = live.size() > 1;
-      } else if (isa<CondBrInst>(terminator)) {
-        for (const BasicBlock *successor : successors(terminator))
-          bad |= !isa<ReturnInst, UnreachableInst>(successor->getTerminator());
-      }
+      if (!isa<SwitchInst, CondBrInst>(terminator))
+        continue;
+      SmallPtrSet<const BasicBlock *, 8> live;
+      for (const BasicBlock *successor : successors(terminator))
+        if (!onlyUnreachable(*successor))
+          live.insert(successor);
+      bool bad = any_of(live, [](const BasicBlock *successor) { return !endsFunction(*successor); }) ||
+                 (isa<SwitchInst>(terminator) && live.size() > 1);
       if (bad)
         refuse("AMDGPU", "branching control flow at -O0 for r600 (@" + function.getName() + ")",
                "R600 code generation without optimisation segfaults; -O1 and above work");
@@ -241,6 +242,21 @@ void veReductions(const Module &module) {
       if (const auto *call = dyn_cast<CallBase>(user))
         refuse("VE", "a call of " + declaration.getName() + " (in @" + call->getFunction()->getName() + ")",
                "legalising the reduction never ends", "hang");
+  }
+}
+
+// 32-bit SPARC legalises a byte swap of i16 or i32 vector elements forever
+// (64-bit SPARC, i64 elements and scalars work).
+void sparcVectorByteSwaps(const Module &module) {
+  for (const Function &declaration : module) {
+    auto *vector = dyn_cast<FixedVectorType>(declaration.getReturnType());
+    if (declaration.getIntrinsicID() != Intrinsic::bswap || !vector ||
+        (!vector->getElementType()->isIntegerTy(16) && !vector->getElementType()->isIntegerTy(32)))
+      continue;
+    for (const User *user : declaration.users())
+      if (const auto *call = dyn_cast<CallBase>(user))
+        refuse("Sparc", "a call of " + declaration.getName() + " (in @" + call->getFunction()->getName() + ")",
+               "legalising the vector byte swap never ends on 32-bit SPARC", "hang");
   }
 }
 
@@ -304,6 +320,9 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
     break;
   case Triple::ve:
     veReductions(module);
+    break;
+  case Triple::sparc:
+    sparcVectorByteSwaps(module);
     break;
   case Triple::bpfel:
   case Triple::bpfeb:
