@@ -7,12 +7,12 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
-#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
@@ -23,12 +23,27 @@ namespace llvmplug {
 
 namespace {
 
-// Every refusal says "known LLVM 23.1.1 crash" (or hang): tests and
-// tests/campaign_backends.py tell a guard's refusal from LLVM's own errors by it.
+// Every refusal says "a known LLVM 23.1.1 crash" (or hang): the tests and
+// tests/campaign_backends.py tell a guard's refusal from LLVM's errors by it.
 [[noreturn]] void refuse(StringRef backend, const Twine &what, StringRef bug, StringRef kind = "crash") {
   throw Failure(LLVMPLUG_ERROR_TARGET, (backend + ": " + what + ": a known LLVM 23.1.1 " + kind + " (" + bug +
                                        "); refused before code generation")
                                           .str());
+}
+
+// The first call of the intrinsic `declaration`, or null; with `used`, the
+// first whose result is used (instruction selection drops the others).
+const CallBase *callOf(const Function &declaration, bool used) {
+  for (const User *user : declaration.users())
+    if (const auto *call = dyn_cast<CallBase>(user))
+      if (call->getCalledFunction() == &declaration && (!used || !call->use_empty()))
+        return call;
+  return nullptr;
+}
+
+[[noreturn]] void refuseCall(StringRef backend, const CallBase &call, StringRef bug, StringRef kind = "crash") {
+  refuse(backend, "a call of " + call.getCalledFunction()->getName() + " (in @" + call.getFunction()->getName() + ")",
+         bug, kind);
 }
 
 // The backend as the guards name it: LLVM's backend name, except that the
@@ -113,12 +128,8 @@ void unloweredIntrinsics(const Module &module, StringRef backend) {
       continue;
     for (const UnloweredIntrinsic &row : Unlowered)
       if (row.id == id && backend == row.backend)
-        for (const User *user : declaration.users())
-          if (const auto *call = dyn_cast<CallBase>(user))
-            if (!call->use_empty() && call->getCalledFunction() == &declaration)
-              refuse(backend, "a used call of " + declaration.getName() + " (in @" +
-                                  call->getFunction()->getName() + ")",
-                     row.bug);
+        if (const CallBase *call = callOf(declaration, /*used=*/true))
+          refuseCall(backend, *call, row.bug);
   }
 }
 
@@ -202,7 +213,7 @@ void r600NoOpt(const Module &module) {
       bool bad = any_of(live, [](const BasicBlock *successor) { return !endsFunction(*successor); }) ||
                  (isa<SwitchInst>(terminator) && live.size() > 1);
       if (bad)
-        refuse("AMDGPU", "branching control flow at -O0 for r600 (@" + function.getName() + ")",
+        refuse("AMDGPU (r600)", "branching control flow at -O0 (@" + function.getName() + ")",
                "R600 code generation without optimisation segfaults; -O1 and above work");
     }
 }
@@ -238,10 +249,8 @@ void veReductions(const Module &module) {
     auto *vector = dyn_cast<FixedVectorType>(declaration.getFunctionType()->getParamType(0));
     if ((!element->isIntegerTy(32) && !element->isIntegerTy(64)) || !vector || vector->getNumElements() < 2)
       continue;
-    for (const User *user : declaration.users())
-      if (const auto *call = dyn_cast<CallBase>(user))
-        refuse("VE", "a call of " + declaration.getName() + " (in @" + call->getFunction()->getName() + ")",
-               "legalising the reduction never ends", "hang");
+    if (const CallBase *call = callOf(declaration, /*used=*/false))
+      refuseCall("VE", *call, "legalising the reduction never ends", "hang");
   }
 }
 
@@ -253,10 +262,8 @@ void sparcVectorByteSwaps(const Module &module) {
     if (declaration.getIntrinsicID() != Intrinsic::bswap || !vector ||
         (!vector->getElementType()->isIntegerTy(16) && !vector->getElementType()->isIntegerTy(32)))
       continue;
-    for (const User *user : declaration.users())
-      if (const auto *call = dyn_cast<CallBase>(user))
-        refuse("Sparc", "a call of " + declaration.getName() + " (in @" + call->getFunction()->getName() + ")",
-               "legalising the vector byte swap never ends on 32-bit SPARC", "hang");
+    if (const CallBase *call = callOf(declaration, /*used=*/false))
+      refuseCall("Sparc", *call, "legalising the vector byte swap never ends on 32-bit SPARC", "hang");
   }
 }
 
