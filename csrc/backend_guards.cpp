@@ -267,6 +267,73 @@ void sparcVectorByteSwaps(const Module &module) {
   }
 }
 
+// AArch64's GHC convention passes arguments in registers only (X19-X28,
+// S8-S11, D12-D15, Q4-Q5: CC_AArch64_GHC) and segfaults or aborts when they
+// run out. Counts what each argument needs at least; types whose lowering
+// is not certain count nothing, so only certain overflows are refused.
+struct GhcRegisters {
+  unsigned x = 0, s = 0, d = 0, q = 0;
+  void add(Type *type) {
+    if (type->isPointerTy() || type->isIntegerTy()) {
+      x += type->isPointerTy() ? 1 : divideCeil(type->getIntegerBitWidth(), 64);
+    } else if (type->isFloatTy()) {
+      ++s;
+    } else if (type->isDoubleTy()) {
+      ++d;
+    } else if (type->isFP128Ty()) {
+      ++q;
+    } else if (auto *vector = dyn_cast<FixedVectorType>(type)) {
+      uint64_t bits = vector->getPrimitiveSizeInBits().getFixedValue();
+      if (bits == 64)
+        ++d; // bit-converted to f64
+      else if (bits % 128 == 0)
+        q += bits / 128; // v2f64 each
+    } else if (auto *structure = dyn_cast<StructType>(type)) {
+      for (Type *element : structure->elements())
+        add(element);
+    } else if (auto *array = dyn_cast<ArrayType>(type)) {
+      for (uint64_t i = 0; i < array->getNumElements(); ++i)
+        add(array->getElementType());
+    }
+  }
+  bool overflow() const { return x > 10 || s > 4 || d > 4 || q > 2; }
+};
+
+bool ghcOverflows(FunctionType *type, AttributeList attributes) {
+  GhcRegisters registers;
+  for (unsigned i = 0; i < type->getNumParams(); ++i)
+    if (!attributes.hasParamAttr(i, Attribute::ByVal)) // passed otherwise: not counted
+      registers.add(type->getParamType(i));
+  return registers.overflow();
+}
+
+// With optimisation, a byval parameter of a ghccc function aborts as well;
+// on Windows, without optimisation, any ghccc function segfaults.
+void aarch64GhcArguments(const Module &module, const Triple &triple, bool optimised) {
+  for (const Function &function : module) {
+    if (!optimised && triple.isOSWindows() && !function.isDeclaration() &&
+        function.getCallingConv() == CallingConv::GHC)
+      refuse("AArch64", "a ghccc function on Windows at -O0 (@" + function.getName() + ")",
+             "code generation segfaults; with optimisation it compiles", "crash");
+    if (optimised && !function.isDeclaration() && function.getCallingConv() == CallingConv::GHC &&
+        any_of(function.args(), [](const Argument &argument) { return argument.hasByValAttr(); }))
+      refuse("AArch64", "a ghccc function with a byval parameter, with optimisation (@" + function.getName() + ")",
+             "the GHC convention cannot pass it and LLVM aborts; -O0 works", "crash");
+    if (!function.isDeclaration() && function.getCallingConv() == CallingConv::GHC &&
+        ghcOverflows(function.getFunctionType(), function.getAttributes()))
+      refuse("AArch64", "a ghccc function with more arguments than the GHC convention's registers (@" +
+                            function.getName() + ")",
+             "argument lowering runs out of registers and segfaults or aborts", "crash");
+    for (const Instruction &instruction : instructions(function))
+      if (const auto *call = dyn_cast<CallBase>(&instruction))
+        if (call->getCallingConv() == CallingConv::GHC &&
+            ghcOverflows(call->getFunctionType(), call->getAttributes()))
+          refuse("AArch64", "a ghccc call with more arguments than the GHC convention's registers (in @" +
+                                function.getName() + ")",
+                 "call lowering runs out of registers and segfaults or aborts", "crash");
+  }
+}
+
 // BPF before v3 (an explicit -mcpu=generic, v1 or v2; the default is v3)
 // selects an atomic store of a 32-bit value forever, unless it is seq_cst
 // (an error). v3 reports a fatal error, v4 compiles it.
@@ -330,6 +397,10 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
     break;
   case Triple::sparc:
     sparcVectorByteSwaps(module);
+    break;
+  case Triple::aarch64:
+  case Triple::aarch64_be:
+    aarch64GhcArguments(module, triple, machine.getOptLevel() != CodeGenOptLevel::None);
     break;
   case Triple::bpfel:
   case Triple::bpfeb:

@@ -137,6 +137,9 @@ NEAR_MISSES = [
      "declare <8 x i16> @llvm.bswap.v8i16(<8 x i16>)\ndefine <8 x i16> @f(<8 x i16> %a) {\n"
      "  %r = call <8 x i16> @llvm.bswap.v8i16(<8 x i16> %a)\n  ret <8 x i16> %r\n}\n",
      "sparcv9-unknown-linux-gnu", "-O2", "obj"),
+    ("AArch64: ghccc with every GHC register used", "@GHC_FULL", "aarch64-unknown-linux-gnu", "-O2", "obj"),
+    ("AArch64: ghccc on Windows with optimisation", "@GHC_SMALL", "aarch64-pc-windows-msvc", "-O2", "obj"),
+    ("AArch64: ghccc with a byval parameter at -O0", "@GHC_BYVAL", "aarch64-unknown-linux-gnu", "-O0", "obj"),
     ("SPIR-V: LineTablesOnly with variables", "@LINES", "spirv64-unknown-unknown", "-O0", "obj"),
     ("BPF: 32-bit atomic store for v4",
      "define void @f(ptr %p, i32 %v) {\n  store atomic i32 %v, ptr %p release, align 4\n  ret void\n}\n",
@@ -165,6 +168,10 @@ def unlowered_module(intrinsic: str) -> str:
     return f"declare ptr @{intrinsic}()\ndefine ptr @f() {{\n  %p = call ptr @{intrinsic}()\n  ret ptr %p\n}}\n"
 
 
+def ghc_module(params: str) -> str:
+    return f"define ghccc void @callee({params}) {{\n  ret void\n}}\n"
+
+
 def near_miss_module(name: str) -> str:
     """The modules of NEAR_MISSES spelt "@NAME", made from the crashers they border."""
     lines = {c["file"]: c["module"] for c in crashers()}
@@ -186,6 +193,10 @@ def near_miss_module(name: str) -> str:
         "@LINES_NOVARS": variables.replace("    #dbg_declare(ptr %a, !20, !DIExpression(), !30)\n", ""),
         "@LINES_CODEVIEW": variables.replace('!{i32 7, !"Dwarf Version", i32 5}', '!{i32 2, !"CodeView", i32 1}'),
         "@ADDROFRET": unlowered_module("llvm.addressofreturnaddress.p0"),
+        # X19-X28, S8-S11, D12-D15, Q4-Q5: exactly full.
+        "@GHC_FULL": ghc_module(", ".join(["i64"] * 9 + ["ptr"] + ["float"] * 4 + ["double"] * 4 + ["<4 x i32>"] * 2)),
+        "@GHC_SMALL": ghc_module("i64 %a, double %b"),
+        "@GHC_BYVAL": ghc_module("ptr byval(i64) %a, i64 %b"),
         "@SPONENTRY": unlowered_module("llvm.sponentry.p0"),
     }.get(name, name)
 
