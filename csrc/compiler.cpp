@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "asm_policy.h"
+#include "backend_guards.h"
 #include "failure.h"
 #include "gpu_checks.h"
 #include "link.h"
@@ -346,7 +347,11 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     // again once optimised (inlining and unrolling copy inline asm).
     std::vector<std::string> bitcode = splitToBitcode(*module, parts);
     ThinSettings thin = thinSettings(triple, request, unsigned(bitcode.size()));
-    thin.beforeCodegen = [&](const Module &part) { checkModuleAsm(part, asmRules); };
+    // The guards only read the machine's configuration: safe from every part's thread.
+    thin.beforeCodegen = [&](const Module &part) {
+      checkModuleAsm(part, asmRules);
+      refuseKnownBackendCrashes(part, *machine, request.output == Output::Object);
+    };
     ThinResult result = compileThin(bitcode, thin);
     return Compiled{std::move(result.outputs), std::move(diagnostics.warnings) + result.warnings};
   }
@@ -354,8 +359,10 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // split; only code generation is parallel.
   optimise(*module, *machine, request);
   checkModuleAsm(*module, asmRules); // inlining and unrolling copy inline asm
-  if (request.output == Output::Object || request.output == Output::Assembly)
+  if (request.output == Output::Object || request.output == Output::Assembly) {
+    refuseKnownBackendCrashes(*module, *machine, request.output == Output::Object);
     diagnostics.warnings += undefinedGpuFunctions(*module, triple);
+  }
   if (!split)
     return Compiled{{emit(*module, *machine, request)}, std::move(diagnostics.warnings)};
 
@@ -430,6 +437,7 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
   std::string warnings;
   std::optional<Triple> common;
   std::optional<AsmRules> asmRules;
+  std::unique_ptr<TargetMachine> machine;
   for (size_t index = 0; index < modules.size(); ++index) {
     LLVMContext context;
     auto handler = std::make_unique<Diagnostics>();
@@ -442,11 +450,16 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
                                                common->str() + "'");
     common = prepared.choice.triple;
     asmRules = prepared.asmRules;
+    machine = std::move(prepared.machine); // every module's is configured alike
     bitcode.push_back(toBitcode(*prepared.module));
     warnings += diagnostics.warnings;
   }
   ThinSettings thin = thinSettings(*common, request, std::max(threads, 1u));
-  thin.beforeCodegen = [&](const Module &module) { checkModuleAsm(module, *asmRules); };
+  thin.beforeCodegen = [&](const Module &module) {
+    checkModuleAsm(module, *asmRules);
+    if (request.output != Output::Bitcode)
+      refuseKnownBackendCrashes(module, *machine, request.output == Output::Object);
+  };
   ThinResult result = compileThin(bitcode, thin);
   return Compiled{std::move(result.outputs), warnings + result.warnings};
 }
