@@ -22,7 +22,7 @@ from benchmarks import claims  # noqa: E402
 REPORT = json.loads((ROOT / "docs" / "benchmarks.json").read_text())
 
 # A number with a unit of time, size or speed-up, or a percentage.
-FIGURE = re.compile(r"(?<![\w.])\d[\d,.]*(?:-\d[\d,.]*)?\s?(?:µs|ms|s|MiB|MB|GB|KiB|KB|kB|x|%)(?![\w])")
+FIGURE = re.compile(r"(?<![\w.])\d(?:[\d,.]*\d)?(?:-\d(?:[\d,.]*\d)?)?\s?(?:µs|ms|s|MiB|MB|GB|KiB|KB|kB|x|%)(?![\w])")
 
 # Not measurements: limits and settings the code itself states.
 STATED = {
