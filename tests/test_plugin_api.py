@@ -10,6 +10,7 @@ import ctypes
 import os
 import subprocess
 import tempfile
+import threading
 import sys
 from pathlib import Path
 
@@ -313,3 +314,69 @@ def test_process_standby_swaps_in_a_started_child(arith_ir):
         assert plugin.worker_pid == spare
         pids = [plugin.worker_pid]
     assert not any(os.path.exists(f"/proc/{pid}") for pid in pids)
+
+
+# -- the background job thread ---------------------------------------------------
+
+
+def _bounded(call, seconds=120.0):
+    """``call()``'s result or exception, failing the test if it has not returned within ``seconds``."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(call())
+        except BaseException as error:  # noqa: BLE001 - handed to the test
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{call} hung for {seconds} s"
+    return outcome[0]
+
+
+def test_a_failing_job_does_not_end_the_job_thread():
+    from llvmplug import _jobs
+
+    jobs = _jobs.Jobs("llvmplug-test")
+    ran = []
+    failed = jobs.submit(lambda: 1 / 0)
+    later = jobs.submit(ran.append, "ran")
+    assert later.wait(60) and failed.wait(0)
+    assert ran == ["ran"]  # the thread outlived the failure
+    assert isinstance(failed.error, llvmplug.InternalError)
+    assert "ZeroDivisionError" in failed.error.message
+    with pytest.raises(llvmplug.InternalError, match="ZeroDivisionError"):
+        failed.check()
+    later.check()
+    jobs.stop()
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_failing_standby_job_is_an_error_never_a_hang(isolation, arith_ir):
+    kwargs = {"private": True} if isolation == "none" else {}
+
+    def scenario():  # bounded as a whole: before the fix even unload() waited forever
+        with llvmplug.Plugin(isolation=isolation, standby=True, **kwargs) as plugin:
+            expected = plugin.compile(arith_ir, output="asm")
+            backend = plugin._backend  # noqa: SLF001 - the failure is injected into the job itself
+            job = "_make_standby" if isolation == "none" else "_make_spare"
+
+            def broken(*args):
+                raise RuntimeError("injected failure")
+
+            setattr(backend, job, broken)
+            plugin.reload()  # swaps the warmed standby in; preparing the next one fails
+            with pytest.raises(llvmplug.InternalError, match="RuntimeError: injected failure"):
+                plugin.reload()
+            delattr(backend, job)
+            for _ in range(3):  # the Plugin and its job thread keep working
+                plugin.set_options("-x86-asm-syntax=intel")
+                plugin.reload()
+                assert plugin.sticky_options == ()
+                assert plugin.compile(arith_ir, output="asm") == expected
+
+    failure = _bounded(scenario, 300)
+    if failure is not None:
+        raise failure
