@@ -202,7 +202,7 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const T
   for (const auto &[flag, name] : {std::pair{"CPU", cpu}, {"tuning CPU", codegen::getTuneCPUStr()}})
     if (!name.empty() && !info->isCPUStringValid(name))
       throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(flag) + " '" + name +
-                                               "' for target '" + triple.str() + "'");
+                                               "' for target '" + triple.str() + "'" + closestCPUs(*info, name));
   for (const std::string &feature : codegen::getFeatureList()) {
     StringRef name = StringRef(feature).drop_while([](char c) { return c == '+' || c == '-'; });
     bool known = any_of(info->getAllProcessorFeatures(),

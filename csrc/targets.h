@@ -6,6 +6,7 @@
 #ifndef LLVMPLUG_TARGETS_H
 #define LLVMPLUG_TARGETS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 namespace llvm {
+class MCSubtargetInfo;
 class Target;
 }
 
@@ -39,7 +41,20 @@ struct TargetChoice {
 TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTriple,
                           llvm::StringRef march);
 
-// llvmplug_target_info's JSON for one triple ("" means the host's).
+// "; did you mean a, b?" naming the (at most three) candidates closest to
+// `name` by edit distance, or "" if none is close: for error messages.
+std::string closestNames(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates);
+
+// closestNames over the CPUs `info` knows.
+std::string closestCPUs(const llvm::MCSubtargetInfo &info, llvm::StringRef cpu);
+
+// The vendor, OS and environment of `triple` that LLVM parses as unknown
+// although the text names something ("environment 'gnuu'"): Triple reads a
+// typo as "unknown" and the compile silently targets a generic system.
+std::vector<std::string> unknownComponents(llvm::StringRef triple);
+
+// llvmplug_target_info's JSON for one triple ("" means the host's), with
+// "unknown_components" from unknownComponents.
 std::string describeTarget(llvm::StringRef triple);
 
 } // namespace llvmplug
