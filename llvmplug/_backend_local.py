@@ -114,7 +114,14 @@ class LocalBackend:
         # anyway, and on POSIX a private copy's file is already gone. Windows
         # must FreeLibrary before it can delete a copy.
         self._finalizer.atexit = os.name == "nt"
-        self._owned["library"] = self._new_library(fallback=False)
+        # A Plugin that did not ask for a private copy gets the package's file
+        # if no other Plugin holds it, else a private copy: Plugin() followed
+        # by llvmplug.compile() (the default Plugin) must simply work. Sharing
+        # the one loaded copy between them (reference counted) would be
+        # cheaper but unsound: the copy holds sticky options, the policy and
+        # the state a reload resets, so one Plugin's set_options or reload()
+        # would silently change the other's compiles.
+        self._owned["library"] = self._new_library()
         _backends.add(self)
         if standby:
             self._start_standby(None)
@@ -128,10 +135,10 @@ class LocalBackend:
 
     # -- copies ------------------------------------------------------------
 
-    def _new_library(self, *, fallback: bool, file: _loader.PrivateFile | None = None) -> _loader.Library:
+    def _new_library(self, *, file: _loader.PrivateFile | None = None) -> _loader.Library:
         """A loaded copy with the policy applied (before anything else runs in it)."""
         library = _loader.Library(self._source, private=self._private or self._forked or self._standby_wanted,
-                                  file=file, fallback_private=fallback)
+                                  file=file, fallback_private=True)
         try:
             policy = {"safe": library.lib.LLVMPLUG_POLICY_SAFE, "all": library.lib.LLVMPLUG_POLICY_ALL}
             _abi.call(library.lib, "llvmplug_set_policy", policy[self._policy])
@@ -160,7 +167,7 @@ class LocalBackend:
             else:
                 file = retired.close(keep_file=True)  # its bytes become the next standby
         try:
-            library = self._new_library(fallback=True, file=file)
+            library = self._new_library(file=file)
         except errors.LLVMPlugError:
             return  # the next reload loads a copy itself and reports the error
         try:
@@ -215,7 +222,7 @@ class LocalBackend:
                     _loader.retire(old)
                     old = None
                 try:
-                    library = self._new_library(fallback=True)
+                    library = self._new_library()
                 except BaseException:
                     if old is not None:
                         old.close()  # popped above: nobody else would ever close it
@@ -234,7 +241,7 @@ class LocalBackend:
             else:
                 file = old.close(keep_file=True)
         file = file or self._owned.pop("file", None)
-        self._owned["library"] = self._new_library(fallback=True, file=file)
+        self._owned["library"] = self._new_library(file=file)
         self._poisoned = False
 
     # -- the state machine of calls and changes ------------------------------

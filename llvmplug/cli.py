@@ -130,7 +130,7 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     output = args.output
     if output is None:
         output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
-    with Plugin(isolation=args.isolation, options=args.options) as plugin:
+    with Plugin(isolation=args.isolation, policy=args.options) as plugin:
         data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
     if output == "-":
         if args.output is None and sys.stdout.isatty() and _binary(data):

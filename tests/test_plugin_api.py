@@ -62,8 +62,8 @@ def test_one_class_in_both_isolations(plugin):
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
-        ({"options": "unsafe"}, llvmplug.ArgumentError, "options must be one of safe, all"),
-        ({"options": None}, llvmplug.ArgumentError, "options must be one of safe, all"),
+        ({"policy": "unsafe"}, llvmplug.ArgumentError, "policy must be one of safe, all"),
+        ({"policy": None}, llvmplug.ArgumentError, "policy must be one of safe, all"),
         ({"standby": "yes"}, llvmplug.ArgumentTypeError, "standby must be a bool"),
         ({"standby": True}, llvmplug.ArgumentError, "standby needs private=True in process"),
         ({"memory_limit": 1 << 30}, llvmplug.ArgumentError, "memory_limit needs isolation='process'"),
@@ -180,8 +180,8 @@ def test_the_option_policy_is_applied_to_every_copy(isolation, tmp_path):
                 safe.set_options(f"-stack-usage-file={target}")
             safe.reload()
     assert not target.exists()
-    with llvmplug.Plugin(isolation=isolation, options="all", **kwargs) as trusted:
-        assert trusted.options_policy == "all"
+    with llvmplug.Plugin(isolation=isolation, policy="all", **kwargs) as trusted:
+        assert trusted.policy == trusted.options_policy == "all"
         trusted.compile(module, flags=f"-stack-usage-file={target}")
     assert target.exists()
 

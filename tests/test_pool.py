@@ -123,7 +123,7 @@ def test_pool_passes_plugin_keywords_and_keeps_in_process_workers_private(arith_
         llvmplug.Pool(1, private=False)
     with pytest.raises(llvmplug.ArgumentError, match="options must be one of safe, all"):
         llvmplug.Pool(1, options="everything")
-    with llvmplug.Pool(2, options="all", reload_after_fatal=False) as pool:
-        assert all(p.private and p.options_policy == "all" for p in pool.plugins)
+    with llvmplug.Pool(2, policy="all", reload_after_fatal=False) as pool:
+        assert all(p.private and p.policy == "all" for p in pool.plugins)
         assert pool.isolation == "none"
         assert pool.compile(arith_ir) == llvmplug.compile(arith_ir)
