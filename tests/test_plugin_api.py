@@ -84,6 +84,84 @@ def test_timeout_needs_process_isolation(timeout, arith_ir):
         llvmplug.default_plugin().compile(arith_ir, timeout=timeout)
 
 
+def test_module_level_compile_with_a_timeout_points_to_process_isolation(arith_ir):
+    for call in (llvmplug.compile, llvmplug.compile_parts):
+        with pytest.raises(llvmplug.ArgumentError, match="timeout needs Plugin\\(isolation='process'\\)"):
+            call(arith_ir, timeout=1)
+
+
+def _parameters(function, drop=()):
+    import inspect
+
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()
+            if p.name not in ("self", *drop)]
+
+
+def test_every_compile_entry_point_takes_the_same_arguments():
+    # One request behind all of them: the signatures must not drift apart again.
+    compile_ = _parameters(llvmplug.Plugin.compile)
+    for function in (llvmplug.compile, llvmplug.Pool.compile, llvmplug.Pool.submit):
+        assert _parameters(function) == compile_, function
+    parts = _parameters(llvmplug.Plugin.compile_parts)
+    for function in (llvmplug.compile_parts, llvmplug.Pool.compile_parts, llvmplug.Pool.submit_parts):
+        assert _parameters(function) == parts, function
+    assert _parameters(llvmplug.Pool.map)[1:] == compile_[1:]
+    assert {name for name, *_ in _parameters(llvmplug.fingerprint)} == {
+        name for name, *_ in parts if name not in ("timeout", "cache")} | {"plugin"}
+    # ... and each of them is a field of the one request.
+    assert {name for name, *_ in parts} == set(llvmplug._args.Request.__dataclass_fields__)  # noqa: SLF001
+
+
+def test_policy_keyword_and_its_deprecated_old_name(arith_ir):
+    with llvmplug.Plugin(private=True, policy="all") as trusted:
+        assert trusted.policy == trusted.options_policy == "all"
+        assert isinstance(trusted.options("x86-asm-syntax"), list)  # the method keeps its name
+    with pytest.warns(DeprecationWarning, match="use Plugin\\(policy=...\\)"):
+        old = llvmplug.Plugin(private=True, options="all")
+    with old:
+        assert old.policy == "all"
+    with pytest.warns(DeprecationWarning), pytest.raises(llvmplug.ArgumentError, match="give the option policy once"):
+        llvmplug.Plugin(private=True, policy="all", options="safe")
+
+
+def test_refusals_name_the_policy_keyword(plugin, arith_ir):
+    with pytest.raises(llvmplug.OptionError, match='allowed only with Plugin\\(policy="all"\\)'):
+        plugin.compile(arith_ir, flags="-stack-usage-file=x")
+
+
+def test_unknown_cpu_suggests_the_closest(plugin, arith_ir):
+    with pytest.raises(llvmplug.TargetError, match="unknown CPU 'skylakee' .*; did you mean skylake\\?"):
+        plugin.compile(arith_ir, flags="-mcpu=skylakee")
+    with pytest.raises(llvmplug.TargetError) as caught:
+        plugin.compile(arith_ir, flags="-mcpu=qqqqqqqqqqqq")
+    assert "did you mean" not in caught.value.message
+
+
+def test_unknown_triple_has_no_llc_hint(plugin, arith_ir):
+    with pytest.raises(llvmplug.TargetError) as caught:
+        plugin.compile(arith_ir, target="m68k-unknown-linux-gnu")
+    assert caught.value.message.endswith("unable to get target for 'm68k-unknown-linux-gnu'")
+    assert "--version" not in caught.value.message and "--triple" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("triple", "unknown"),
+    [("x86_64-linux-gnuu", "environment 'gnuu'"), ("x86_64-unknwn-linux-gnu", "vendor 'unknwn'"),
+     ("x86_64-unknown-linx-gnu", "OS 'linx'")],
+)
+def test_a_typo_in_a_triple_is_a_warning(plugin, arith_ir, triple, unknown):
+    with pytest.warns(llvmplug.LLVMPlugWarning, match=f"target triple '{triple}': LLVM does not know its {unknown}"):
+        plugin.compile(arith_ir, target=triple)
+    assert unknown in plugin.target_info(triple)["unknown_components"]
+
+
+@pytest.mark.parametrize("triple", ["x86_64-unknown-linux-gnu", "x86_64-w64-mingw32", "riscv32-unknown-none-elf",
+                                    "aarch64-apple-macos11", "armv7-unknown-linux-gnueabihf", "nvptx64-nvidia-cuda",
+                                    "i686-pc-windows-msvc19.33.0", "aarch64-linux-android21"])
+def test_real_triples_are_not_warned_about(arith_ir, triple):
+    assert llvmplug.target_info(triple)["unknown_components"] == []
+
+
 # -- compile, compile_parts, link: arguments -------------------------------------
 
 
