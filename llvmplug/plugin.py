@@ -331,8 +331,10 @@ class Plugin:
                 _unknown_components.clear()
             _unknown_components[triple] = unknown
         if unknown:
-            warnings.warn(f"target triple {triple!r}: LLVM does not know its {' or '.join(unknown)} and reads "
-                          "it as unknown (a typo?)", errors.LLVMPlugWarning, stacklevel=4)
+            named = " or ".join(part if len(part) <= 80 else part[:76] + "...'" for part in unknown)
+            shown = triple if len(triple) <= 80 else triple[:77] + "..."
+            warnings.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
+                          "(a typo?)", errors.LLVMPlugWarning, stacklevel=4)
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, host triple/CPU/features, targets and limits."""

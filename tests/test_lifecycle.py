@@ -19,8 +19,6 @@ from elftools.elf.enums import ENUM_DT_FLAGS_1, ENUM_ST_INFO_BIND
 from elftools.elf.sections import SymbolTableSection
 from llvmplug import _loader
 
-# --import-mode=importlib keeps tests/ off sys.path; the helper lives beside us.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lifecycle_support import SIGACTION_SUPPORTED, generated_module, run_python
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self and ELF")

@@ -12,12 +12,10 @@ import subprocess
 import tempfile
 import threading
 import sys
-from pathlib import Path
 
 import llvmplug
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from lifecycle_support import run_python
 
 X86 = "x86_64-unknown-linux-gnu"

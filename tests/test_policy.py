@@ -19,12 +19,6 @@ IR = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
 
 
 @pytest.fixture(scope="module")
-def plugin():
-    with llvmplug.Plugin(private=True) as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
 def trusted():
     with llvmplug.Plugin(private=True, options="all") as p:
         yield p
