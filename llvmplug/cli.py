@@ -210,6 +210,9 @@ def _target_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
+    if info.get("unknown_components"):
+        print(f"llvmplug: warning: LLVM does not know the {' or '.join(info['unknown_components'])} of "
+              f"{args.target!r} and reads it as unknown (a typo?)", file=sys.stderr)
     print(f"triple:   {info['triple']} ({info['target']})")
     print(f"CPUs:     {' '.join(info['cpus'])}")
     print("features:")

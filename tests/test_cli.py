@@ -250,6 +250,8 @@ def test_a_typo_in_the_triple_is_a_warning(tmp_path):
     assert result.returncode == 0, result.stderr.decode()
     assert "llvmplug: warning: target triple 'x86_64-linux-gnuu'" in result.stderr.decode()
     assert "environment 'gnuu'" in result.stderr.decode()
+    described = run("info", "--target", "x86_64-linux-gnuu")
+    assert described.returncode == 0 and "environment 'gnuu'" in described.stderr.decode()
 
 
 def test_options_says_when_nothing_matched_and_shows_every_class():
