@@ -42,7 +42,9 @@ from ._backend_local import WARM_MODULE
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])
 _CFFI_PARENT = str(Path(cffi.__file__).resolve().parents[1])
 _BOOTSTRAP = (
-    f"import sys; sys.path[0:1] = {[_PACKAGE_PARENT, _CFFI_PARENT]!r}; "
+    f"import sys; sys.path[0] = {_PACKAGE_PARENT!r}; "
+    # Last, not first: a site directory must not shadow the standard library.
+    f"sys.path.append({_CFFI_PARENT!r}) if {_CFFI_PARENT!r} not in sys.path else None; "
     "from llvmplug._worker import main; main()"
 )
 
