@@ -15,7 +15,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
@@ -181,8 +181,8 @@ class Request:
         timeout: seconds, or ``None``.
     """
 
-    module: bytes
-    link: tuple[bytes, ...]
+    module: bytes = field(repr=False)  # megabytes, in a repr
+    link: tuple[bytes, ...] = field(repr=False)
     target: str | None
     flags: str | tuple[str, ...]
     output: str

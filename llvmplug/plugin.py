@@ -122,12 +122,11 @@ class Plugin:
                                          reload_after_fatal=reload_after_fatal, standby=standby)
         self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None
         # A private copy (asked for, or loaded because another Plugin holds
-        # the package's file) runs the bytes this process read first.
+        # the package's file) runs the bytes this process read first (the
+        # memfd template), whatever the file holds now.
         copied = self._isolation == "none" and self.loaded_path != self.path
         template = _loader.template_stamp(self.path) if copied else None
         if template is not None:
-            # A private copy runs the bytes this process read first (the memfd
-            # template), whatever the file holds now.
             self._shim_stamp = (str(self.path), *template)
 
     # -- lifecycle ---------------------------------------------------------
@@ -315,11 +314,11 @@ class Plugin:
         return list(result) if request.parts else [result]
 
     def _warn_about_triple(self, triple: str) -> None:
-        """Warn once per triple about a vendor, OS or environment LLVM reads as unknown.
+        """Warn about a vendor, OS or environment of ``triple`` that LLVM reads as unknown.
 
         Triple parses a typo (``x86_64-linux-gnuu``) as "unknown" and the
         compile then silently targets a generic system; the shim's
-        target_info names such components.
+        target_info names such components (asked once per triple).
         """
         unknown = _unknown_components.get(triple)
         if unknown is None:
