@@ -324,8 +324,8 @@ class Plugin:
         if unknown is None:
             try:
                 unknown = tuple(self.target_info(triple).get("unknown_components", ()))
-            except errors.LLVMPlugError:
-                return  # the compile reports what is wrong with it
+            except errors.TargetError:
+                return  # an unknown architecture: the compile reports it
             if len(_unknown_components) >= 1024:  # bounded: triples may come from callers
                 _unknown_components.clear()
             _unknown_components[triple] = unknown
