@@ -64,12 +64,74 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
   // nvptx64-unknown-linux-gnu, as in llc).
   const Target *target = TargetRegistry::lookupTarget(march, triple, error);
   if (!target) {
+    // LLVM's text ends by sending llc's users to llc's flags, which are not
+    // how a caller of llvmplug names a target.
+    StringRef llcHint = ", see --version and --triple.";
+    if (StringRef(error).ends_with(llcHint))
+      error.resize(error.size() - llcHint.size());
     if (!march.empty())
       throw Failure(LLVMPLUG_ERROR_TARGET, "unknown -march '" + march.str() + "': " + error);
     throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
   }
   return {triple, target};
 }
+
+std::string closestNames(StringRef name, ArrayRef<StringRef> candidates) {
+  std::vector<std::pair<unsigned, StringRef>> scored;
+  unsigned limit = std::max<unsigned>(2, name.size() / 3);
+  for (StringRef candidate : candidates) {
+    unsigned distance = name.edit_distance(candidate, /*AllowReplacements=*/true, limit + 1);
+    if (distance <= limit && distance < name.size()) // not every name as short as a typo of "x"
+      scored.emplace_back(distance, candidate);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::string text;
+  for (size_t i = 0; i < scored.size() && i < 3; ++i)
+    text += (i ? ", " : "; did you mean ") + scored[i].second.str();
+  return text.empty() ? text : text + "?";
+}
+
+std::string closestCPUs(const MCSubtargetInfo &info, StringRef cpu) {
+  std::vector<StringRef> names;
+  for (const SubtargetSubTypeKV &entry : info.getAllProcessorDescriptions())
+    names.push_back(entry.key());
+  return closestNames(cpu, names);
+}
+
+// Whether `name`, a component of a triple, is what Triple understood by it:
+// its canonical spelling or an abbreviation of it (macos), either followed by
+// a version (darwin23.1, android21, macos11). Triple parses by prefix, so
+// "gnuu" reads as "gnu".
+static bool spells(StringRef name, StringRef canonical) {
+  StringRef base = name.rtrim("0123456789._");
+  return !base.empty() && canonical.starts_with(base);
+}
+
+std::vector<std::string> unknownComponents(StringRef text) {
+  Triple triple(Triple::normalize(text));
+  std::vector<std::string> found;
+  // Placeholders that mean "none" in toolchains' triples, and MinGW's vendor,
+  // which LLVM leaves unclassified although every MinGW triple carries it.
+  auto check = [&](const char *what, StringRef name, bool known, StringRef canonical) {
+    if (name.empty() || name == "unknown" || name == "none" || name == "w64")
+      return;
+    if (!known || !spells(name, canonical))
+      found.push_back(std::string(what) + " '" + name.str() + "'");
+  };
+  check("vendor", triple.getVendorName(), triple.getVendor() != Triple::UnknownVendor,
+        Triple::getVendorTypeName(triple.getVendor()));
+  check("OS", triple.getOSName(), triple.getOS() != Triple::UnknownOS,
+        Triple::getOSTypeName(triple.getOS()));
+  // The environment component may name only an object format (riscv32-unknown-none-elf),
+  // or an environment and one (x86_64-pc-linux-gnu-elf).
+  StringRef environment = triple.getEnvironmentName();
+  StringRef format = Triple::getObjectFormatTypeName(triple.getObjectFormat());
+  environment.consume_back(("-" + format).str());
+  if (environment != format)
+    check("environment", environment, triple.getEnvironment() != Triple::UnknownEnvironment,
+          Triple::getEnvironmentTypeName(triple.getEnvironment()));
+  return found;
 
 namespace {
 
@@ -95,7 +157,8 @@ void checkCPUs(const MCSubtargetInfo &info, const Triple &triple, StringRef cpu,
   for (const auto &[what, name] : {std::pair{"CPU", cpu}, {"tuning CPU", tuneCPU}})
     if (!name.empty() && !info.isCPUStringValid(name))
       throw Failure(LLVMPLUG_ERROR_TARGET, "unknown " + std::string(what) + " '" + name.str() + "'" +
-                                               where.str() + " for target '" + triple.str() + "'");
+                                               where.str() + " for target '" + triple.str() + "'" +
+                                               closestCPUs(info, name));
 }
 
 } // namespace
@@ -163,6 +226,10 @@ std::string describeTarget(StringRef requested) {
                       {"description", choice.target->getShortDescription()},
                       {"cpus", std::move(cpus)},
                       {"features", std::move(features)}};
+  json::Array unknown;
+  for (std::string &component : unknownComponents(requested))
+    unknown.push_back(std::move(component));
+  result["unknown_components"] = std::move(unknown);
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(result));

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace llvm {
+class MCSubtargetInfo;
 class Module;
 class Target;
 } // namespace llvm
@@ -59,7 +60,21 @@ void checkCPUAndFeatures(const llvm::Triple &triple, const llvm::Target &target,
 // for each. An unknown CPU or "+name" is refused as for the flags.
 void checkFunctionTargets(llvm::Module &module, const llvm::Triple &triple, const llvm::Target &target);
 
-// llvmplug_target_info's JSON for one triple ("" means the host's).
+
+// "; did you mean a, b?" naming the (at most three) candidates closest to
+// `name` by edit distance, or "" if none is close: for error messages.
+std::string closestNames(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates);
+
+// closestNames over the CPUs `info` knows.
+std::string closestCPUs(const llvm::MCSubtargetInfo &info, llvm::StringRef cpu);
+
+// The vendor, OS and environment of `triple` that LLVM parses as unknown
+// although the text names something ("environment 'gnuu'"): Triple reads a
+// typo as "unknown" and the compile silently targets a generic system.
+std::vector<std::string> unknownComponents(llvm::StringRef triple);
+
+// llvmplug_target_info's JSON for one triple ("" means the host's), with
+// "unknown_components" from unknownComponents.
 std::string describeTarget(llvm::StringRef triple);
 
 } // namespace llvmplug

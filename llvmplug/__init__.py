@@ -102,10 +102,15 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     *,
     output: str = "obj",
     link: Sequence[Module] = (),
+    timeout: float | None = None,
     cache: Cache | None = _PLUGIN_CACHE,
 ) -> bytes:
-    """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`."""
-    return default_plugin().compile(module, target, flags, output=output, link=link, cache=cache)
+    """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`.
+
+    The default Plugin runs in this process, so ``timeout`` is an
+    :class:`ArgumentError` here: use ``Plugin(isolation="process")``.
+    """
+    return default_plugin().compile(module, target, flags, output=output, link=link, timeout=timeout, cache=cache)
 
 
 def compile_parts(
@@ -116,11 +121,12 @@ def compile_parts(
     parts: int | None = None,
     output: str = "obj",
     link: Sequence[Module] = (),
+    timeout: float | None = None,
     cache: Cache | None = _PLUGIN_CACHE,
 ) -> list[bytes]:
     """Split code generation with the default Plugin. See :meth:`Plugin.compile_parts`."""
     return default_plugin().compile_parts(module, target, flags, parts=parts, output=output, link=link,
-                                          cache=cache)
+                                          timeout=timeout, cache=cache)
 
 
 def compile_modules(

@@ -2,7 +2,9 @@
 
 Every public entry point turns its arguments into the plain values the
 backends take (bytes, one flags line, ints) here, so that a backend never sees
-a value it must check again.
+a value it must check again. A compile's arguments become one :class:`Request`,
+whichever entry point received them (``llvmplug.compile``, ``Plugin``,
+``Pool``, ``fingerprint``): one set of checks and meanings for all.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
@@ -26,6 +29,9 @@ PART_OUTPUTS = ("obj", "asm")  # what split code generation can produce
 TOGETHER_OUTPUTS = ("obj", "asm", "bc")  # compile_modules: bc stops before code generation
 ISOLATIONS = ("none", "process")
 POLICIES = ("safe", "all")
+
+# The default of a keyword whose absence must be told from any value (None included).
+UNSET: Any = type("Unset", (), {"__repr__": lambda self: "<unset>"})()
 
 # RLIMIT_AS is a signed 64-bit quantity in the kernel's interface (and
 # RLIM_INFINITY is all ones): anything from 2**63 on is not a limit.
@@ -83,20 +89,6 @@ def module_bytes(module: Any, what: str = "module") -> bytes:
     return data
 
 
-def link_modules(link: Any) -> list[bytes]:
-    """The modules to link in."""
-    if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
-        raise errors.ArgumentTypeError(
-            f"link must be a sequence of modules (IR text or bitcode), not {type(link).__name__}"
-        )
-    return [module_bytes(m, f"link[{i}]") for i, m in enumerate(link)]
-
-
-def modules(module: Any, link: Any) -> list[bytes]:
-    """The module to compile followed by the modules to link into it."""
-    return [module_bytes(module)] + link_modules(link)
-
-
 def flags_string(flags: Any) -> str:
     """One flags string from a string or a sequence of separate flags.
 
@@ -129,12 +121,6 @@ def target(value: Any) -> str:
     return "" if value is None else text(value, "target")
 
 
-def compile_line(output: str, flags: Any, outputs: Sequence[str] = OUTPUTS) -> str:
-    """The flags line of one compile: the output kind first, so a -filetype= in flags wins."""
-    choice(output, "output", outputs)
-    return f"-filetype={output} {flags_string(flags)}"
-
-
 def module_list(values: Any) -> list[bytes]:
     """The translation units of compile_modules: a non-empty sequence of modules."""
     if isinstance(values, (str, bytes, bytearray, memoryview)) or not isinstance(values, Sequence):
@@ -145,7 +131,7 @@ def module_list(values: Any) -> list[bytes]:
     return [module_bytes(m, f"modules[{i}]") for i, m in enumerate(values)]
 
 
-def parts(value: Any) -> int:
+def _parts(value: Any) -> int:
     """How many parts split code generation may make; ``None`` is one per CPU."""
     if value is None:
         return os.cpu_count() or 1
@@ -156,7 +142,7 @@ def parts(value: Any) -> int:
     return value
 
 
-def timeout(value: Any, isolation: str) -> float | None:
+def _timeout(value: Any, isolation: str) -> float | None:
     """Seconds a compile may take: finite, positive, and only where a compile can be stopped."""
     if value is None:
         return None
@@ -188,3 +174,87 @@ def memory_limit(value: Any, isolation: str) -> int | None:
     if not sys.platform.startswith("linux"):
         raise errors.ArgumentError("memory_limit is implemented on Linux only (RLIMIT_AS)")
     return value
+
+
+@dataclass(frozen=True)
+class Request:
+    """One compile, its arguments normalised and checked once.
+
+    Attributes:
+        module: the module to compile, as bytes.
+        link: the modules to link into it, as bytes.
+        target: the triple as given (``None``: the module's or the host's).
+        flags: the flags as given (a str, or a tuple of str): the cache's
+            key tells them apart, ``line`` is what the shim reads.
+        output: ``"obj"``, ``"asm"``, ``"bc"`` or ``"ll"``.
+        parts: how many parts split code generation may make; 0 for one output.
+        cache: a Cache, ``None``, or ``cache.PLUGIN_CACHE`` (the Plugin's own).
+        timeout: seconds, or ``None``.
+    """
+
+    module: bytes = field(repr=False)  # megabytes, in a repr
+    link: tuple[bytes, ...] = field(repr=False)
+    target: str | None
+    flags: str | tuple[str, ...]
+    output: str
+    parts: int
+    cache: Any
+    timeout: float | None
+
+    @classmethod
+    def make(
+        cls,
+        module: Any,
+        target: Any = None,
+        flags: Any = (),
+        *,
+        output: Any = "obj",
+        link: Any = (),
+        split: bool = False,
+        parts: Any = None,
+        cache: Any = None,
+        timeout: Any = None,
+        isolation: str = "none",
+    ) -> Request:
+        """Check and normalise a compile's arguments.
+
+        ``split``: code generation in ``parts`` parts (``compile_parts``;
+        ``None``: one per CPU); else one output, and ``parts`` must be
+        ``None``. ``timeout`` is checked against ``isolation``: only a child
+        process can be stopped.
+        """
+        seconds = _timeout(timeout, isolation)
+        if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
+            raise errors.ArgumentTypeError(
+                f"link must be a sequence of modules (IR text or bitcode), not {type(link).__name__}"
+            )
+        data = module_bytes(module)
+        linked = tuple(module_bytes(m, f"link[{i}]") for i, m in enumerate(link))
+        if target is not None:
+            text(target, "target")
+        flags_string(flags)
+        given_flags = flags if isinstance(flags, str) else tuple(flags)
+        if not split and parts is not None:
+            raise errors.ArgumentError("parts is for compile_parts; compile makes one output")
+        count = _parts(parts) if split else 0
+        choice(output, "output", PART_OUTPUTS if count else OUTPUTS)
+        from .cache import PLUGIN_CACHE, check_cache  # cache imports this module
+
+        if cache is not PLUGIN_CACHE:
+            check_cache(cache)
+        return cls(data, linked, target, given_flags, output, count, cache, seconds)
+
+    @property
+    def modules(self) -> list[bytes]:
+        """The module to compile followed by the modules to link into it."""
+        return [self.module, *self.link]
+
+    @property
+    def triple(self) -> str:
+        """The target as the shim takes it ("" for the module's or the host's)."""
+        return "" if self.target is None else self.target
+
+    @property
+    def line(self) -> str:
+        """The flags line of this compile: the output kind first, so a -filetype= in flags wins."""
+        return f"-filetype={self.output} {flags_string(self.flags)}"

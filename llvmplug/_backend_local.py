@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import threading
+import warnings
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,7 +104,7 @@ class LocalBackend:
         self._wanted = True  # False after unload(), until reload()
         self._forked = False  # a forked child: load a copy of its own before the next call
         self._generation = 0  # bumped by every reload/unload: a late standby is dropped
-        self._standby_done: threading.Event | None = None  # set when the last standby job is over
+        self._standby_done: _jobs.Job | None = None  # the last standby job, until its outcome is taken
         self._init_sync()
         # library, standby, file (a private copy's memfd, kept for the next load)
         self._owned: dict[str, Any] = {}
@@ -113,7 +114,14 @@ class LocalBackend:
         # anyway, and on POSIX a private copy's file is already gone. Windows
         # must FreeLibrary before it can delete a copy.
         self._finalizer.atexit = os.name == "nt"
-        self._owned["library"] = self._new_library(fallback=False)
+        # A Plugin that did not ask for a private copy gets the package's file
+        # if no other Plugin holds it, else a private copy: Plugin() followed
+        # by llvmplug.compile() (the default Plugin) must simply work. Sharing
+        # the one loaded copy between them (reference counted) would be
+        # cheaper but unsound: the copy holds sticky options, the policy and
+        # the state a reload resets, so one Plugin's set_options or reload()
+        # would silently change the other's compiles.
+        self._owned["library"] = self._new_library()
         _backends.add(self)
         if standby:
             self._start_standby(None)
@@ -127,10 +135,10 @@ class LocalBackend:
 
     # -- copies ------------------------------------------------------------
 
-    def _new_library(self, *, fallback: bool, file: _loader.PrivateFile | None = None) -> _loader.Library:
+    def _new_library(self, *, file: _loader.PrivateFile | None = None) -> _loader.Library:
         """A loaded copy with the policy applied (before anything else runs in it)."""
         library = _loader.Library(self._source, private=self._private or self._forked or self._standby_wanted,
-                                  file=file, fallback_private=fallback)
+                                  file=file, fallback_private=True)
         try:
             policy = {"safe": library.lib.LLVMPLUG_POLICY_SAFE, "all": library.lib.LLVMPLUG_POLICY_ALL}
             _abi.call(library.lib, "llvmplug_set_policy", policy[self._policy])
@@ -159,7 +167,7 @@ class LocalBackend:
             else:
                 file = retired.close(keep_file=True)  # its bytes become the next standby
         try:
-            library = self._new_library(fallback=True, file=file)
+            library = self._new_library(file=file)
         except errors.LLVMPlugError:
             return  # the next reload loads a copy itself and reports the error
         try:
@@ -177,32 +185,44 @@ class LocalBackend:
             library.close()
 
     def _take_standby(self) -> _loader.Library | None:
-        """The warmed standby, waiting for one in preparation; None if there is none."""
-        self._wait_for_standby()
+        """The warmed standby, waiting for one in preparation; None if there is none.
+
+        Raises InternalError if the job preparing it failed unexpectedly (once:
+        the next reset finds no standby and loads a copy itself).
+        """
+        job, self._standby_done = self._standby_done, None
+        if job is not None:
+            self._served.set()  # the standby is wanted now
+            job.check()
         return self._owned.pop("standby", None)
 
     def _wait_for_standby(self) -> None:
-        done = self._standby_done
-        if done is not None:
-            self._served.set()  # the standby is wanted now
-            done.wait()
+        """Wait for the standby job without raising: for unload, which discards the standby anyway."""
+        job, self._standby_done = self._standby_done, None
+        if job is not None:
+            self._served.set()
+            job.wait()
+            if job.error is not None:
+                warnings.warn(str(job.error), errors.LLVMPlugWarning, stacklevel=4)
 
     def _replace(self, *, suspect: bool) -> None:
         """Swap in a new copy (the standby if there is one); the caller holds the state."""
+        # First, while nothing has changed: a failed standby job raises here.
+        standby = self._take_standby() if self._standby_wanted else None
         old = self._owned.pop("library", None)
         if old is not None:
             old.suspect = old.suspect or suspect
         # From here the Plugin has no copy until one loads; if none does
         # (the error is raised), the next call tries again.
         if self._standby_wanted:
-            library = self._take_standby()
+            library = standby
             self._generation += 1
             if library is None:
                 if old is not None and old.suspect:
                     _loader.retire(old)
                     old = None
                 try:
-                    library = self._new_library(fallback=True)
+                    library = self._new_library()
                 except BaseException:
                     if old is not None:
                         old.close()  # popped above: nobody else would ever close it
@@ -221,7 +241,7 @@ class LocalBackend:
             else:
                 file = old.close(keep_file=True)
         file = file or self._owned.pop("file", None)
-        self._owned["library"] = self._new_library(fallback=True, file=file)
+        self._owned["library"] = self._new_library(file=file)
         self._poisoned = False
 
     # -- the state machine of calls and changes ------------------------------
@@ -286,6 +306,11 @@ class LocalBackend:
 
     def reload(self) -> None:
         with self._changing_state():
+            if self._standby_wanted:
+                # A failed standby job raises here, before anything changed.
+                standby = self._take_standby()
+                if standby is not None:
+                    self._owned["standby"] = standby
             self._wanted = True
             self._forked = False
             self._sticky = []

@@ -24,9 +24,12 @@ import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 import weakref
 from pathlib import Path
 from typing import Any, BinaryIO
+
+import cffi
 
 from . import _jobs, _protocol, errors
 from ._backend_local import WARM_MODULE
@@ -34,11 +37,31 @@ from ._backend_local import WARM_MODULE
 # The interpreter must import this very llvmplug (with its built shim), not
 # one that happens to be in the current directory: -c puts '' first on
 # sys.path, so replace that entry with the directory holding this package.
+# cffi's directory is passed the same way: what the child needs comes on its
+# command line, never from environment variables it may not get (below).
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])
+_CFFI_PARENT = str(Path(cffi.__file__).resolve().parents[1])
 _BOOTSTRAP = (
     f"import sys; sys.path[0] = {_PACKAGE_PARENT!r}; "
+    # Last, not first: a site directory must not shadow the standard library.
+    f"sys.path.append({_CFFI_PARENT!r}) if {_CFFI_PARENT!r} not in sys.path else None; "
     "from llvmplug._worker import main; main()"
 )
+
+# What a new process can be given. Linux's execve refuses (E2BIG) any one
+# NAME=value string over 128 KiB (MAX_ARG_STRLEN) and the command line and
+# environment together over a quarter of the stack limit (2 MiB by default);
+# Windows takes at most 32,767 characters per variable. So the child gets the
+# parent's environment minus every variable over _MAX_VARIABLE and, past
+# _MAX_ENVIRONMENT in total, minus the largest of the rest: a process Plugin
+# starts whatever the parent's environment holds (a megabyte-long
+# PYTEST_CURRENT_TEST, say). Each dropped name is warned about once.
+_MAX_VARIABLE = 32 * 1024 - 1
+_MAX_ENVIRONMENT = 512 * 1024
+if hasattr(os, "sysconf") and "SC_ARG_MAX" in os.sysconf_names:
+    # Lower under a small stack limit; half of it leaves room for the command line.
+    _MAX_ENVIRONMENT = min(_MAX_ENVIRONMENT, max(os.sysconf("SC_ARG_MAX"), 0) // 2 or _MAX_ENVIRONMENT)
+_dropped_warned: set[str] = set()
 
 # How long a child may take to exit when asked before it is killed.
 _EXIT_GRACE = 5.0
@@ -68,6 +91,30 @@ def _stop(process: subprocess.Popen[bytes], requests: BinaryIO, replies: BinaryI
         process.kill()
         process.wait()
     shutil.rmtree(directory, ignore_errors=True)
+
+
+def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a child is started with: ``environ`` (default: ours) minus what cannot be passed."""
+    environ = dict(os.environ if environ is None else environ)
+    sizes = {name: len(name) + len(value) + 2 for name, value in environ.items()}  # "=" and NUL
+    dropped = [name for name, size in sizes.items() if size > _MAX_VARIABLE]
+    total = sum(size for name, size in sizes.items() if name not in dropped)
+    for name in sorted(set(sizes) - set(dropped), key=sizes.__getitem__, reverse=True):
+        if total <= _MAX_ENVIRONMENT:
+            break
+        dropped.append(name)
+        total -= sizes[name]
+    for name in dropped:
+        del environ[name]
+    new = sorted(set(dropped) - _dropped_warned)
+    if new:
+        _dropped_warned.update(new)
+        warnings.warn(
+            f"llvmplug's worker process is started without the environment variable(s) {', '.join(new)}: "
+            f"too large to pass to a new process (over {_MAX_VARIABLE + 1} bytes each or "
+            f"{_MAX_ENVIRONMENT} in all)", errors.LLVMPlugWarning, stacklevel=5,
+        )
+    return environ
 
 
 def _stdout_for_child() -> int:
@@ -117,7 +164,8 @@ class _Child:
             # stdin/stdout, which the worker moves off fds 0 and 1 at once.
             # (Unverified here.)
             process = subprocess.Popen([sys.executable, "-c", _BOOTSTRAP], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, cwd=self.directory, bufsize=0)
+                                       stdout=subprocess.PIPE, cwd=self.directory, bufsize=0,
+                                       env=child_environment())
             return process, process.stdin, process.stdout  # type: ignore[return-value]
         # Dedicated pipes, not stdin/stdout: nothing LLVM prints can land in
         # the protocol. os.pipe() makes them non-inheritable; pass_fds hands
@@ -132,6 +180,7 @@ class _Child:
                 pass_fds=(request_read, reply_write),
                 close_fds=True,
                 cwd=self.directory,
+                env=child_environment(),
             )
         except BaseException:
             for fd in (request_write, reply_read):
@@ -219,7 +268,7 @@ class ProcessBackend:
         # that reload() (or the replacement of a crashed child) swaps in.
         self._jobs = _jobs.Jobs("llvmplug-standby") if standby else None
         self._spare: _Child | None = None
-        self._spare_done: threading.Event | None = None
+        self._spare_done: _jobs.Job | None = None
         self._start_spare(None)
         self._finalizer = weakref.finalize(self, _stop_jobs, self._jobs)
         _backends.add(self)
@@ -244,10 +293,20 @@ class ProcessBackend:
         else:
             spare.stop()
 
-    def _take_spare(self) -> _Child | None:
-        done = self._spare_done
-        if done is not None:
-            done.wait()
+    def _take_spare(self, *, check: bool = True) -> _Child | None:
+        """The warmed spare child, waiting for one being started; None if there is none.
+
+        A job that failed unexpectedly raises InternalError here (once: the
+        next call starts a child itself); with ``check=False`` (unload, which
+        stops the spare anyway) it is a warning.
+        """
+        job, self._spare_done = self._spare_done, None
+        if job is not None:
+            job.wait()
+            if job.error is not None:
+                if check:
+                    raise job.error
+                warnings.warn(str(job.error), errors.LLVMPlugWarning, stacklevel=4)
         spare, self._spare = self._spare, None
         return spare
 
@@ -273,16 +332,16 @@ class ProcessBackend:
             self._wanted = False
             self._poisoned = False
             self._discard_child()
-            spare = self._take_spare()
+            spare = self._take_spare(check=False)
             if spare is not None:
                 spare.stop()
 
     def reload(self) -> None:
         with self._lock:
+            spare = self._take_spare()  # a failed job raises here, before anything changed
             self._sticky = []
             self._poisoned = False
             self._wanted = True
-            spare = self._take_spare()
             if spare is None:
                 self._discard_child()
                 self._child = _Child(self._config, self._memory_limit)

@@ -68,6 +68,7 @@ def library_path() -> Path:
 
 # The package's own file may be loaded by one Library at a time: two handles
 # to one file are one LLVM, and unloading one would shut down the other's.
+# A second Plugin wanting it loads a private copy instead (fallback_private).
 _shared_lock = threading.Lock()
 _shared_paths: set[Path] = set()
 # Files a copy of which stays mapped for good (abandoned after a fork, or stuck

@@ -45,13 +45,6 @@ _Module = Union[str, bytes, bytearray, memoryview]
 # -- fingerprint ----------------------------------------------------------
 
 
-def _flags_value(flags: Any) -> Any:
-    # Kept as given: a string and a list that tokenise alike still get
-    # different keys (a miss, never a wrong hit).
-    _args.flags_string(flags)  # the checks a compile makes
-    return ["str", flags] if isinstance(flags, str) else ["seq", list(flags)]
-
-
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -173,43 +166,30 @@ def fingerprint(
         LibraryLoadError: the Plugin's shim file changed since it was
             loaded, so the build that runs cannot be identified.
     """
+    request = _args.Request.make(module, target, flags, output=output, link=link, split=parts is not None,
+                                 parts=parts)
     if plugin is None:
         from . import default_plugin
 
         plugin = default_plugin()
     sticky, policy = _options_state(plugin)
-    return _key(module, target, flags, output, link, parts, sticky, policy, _plugin_identity(plugin))
+    return _key(request, sticky, policy, _plugin_identity(plugin))
 
 
-def _key(
-    module: Any,
-    target: str | None,
-    flags: Any,
-    output: str,
-    link: Sequence[Any],
-    parts: int | None,
-    sticky: tuple[str, ...],
-    policy: str,
-    identity: str,
-) -> str:
-    if target is not None and not isinstance(target, str):
-        raise errors.ArgumentTypeError(f"target must be a str or None, not {type(target).__name__}")
-    if not isinstance(output, str):
-        raise errors.ArgumentTypeError(f"output must be a str, not {type(output).__name__}")
-    if parts is not None and (isinstance(parts, bool) or not isinstance(parts, int)):
-        raise errors.ArgumentTypeError(f"parts must be an int or None, not {type(parts).__name__}")
-    if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
-        raise errors.ArgumentTypeError(f"link must be a sequence of modules, not {type(link).__name__}")
+def _key(request: _args.Request, sticky: tuple[str, ...], policy: str, identity: str) -> str:
+    flags = request.flags
     # Modules enter as their own digests so that the JSON stays small and no
-    # byte string can be mistaken for a field separator.
+    # byte string can be mistaken for a field separator. Flags are kept as
+    # given: a string and a list that tokenise alike still get different
+    # keys (a miss, never a wrong hit).
     recipe = {
         "format": FORMAT_VERSION,
-        "module": _digest(_args.module_bytes(module, "module")),
-        "target": target,
-        "flags": _flags_value(flags),
-        "output": output,
-        "link": [_digest(_args.module_bytes(item, "each module to link")) for item in link],
-        "parts": parts,
+        "module": _digest(request.module),
+        "target": request.target,
+        "flags": ["str", flags] if isinstance(flags, str) else ["seq", list(flags)],
+        "output": request.output,
+        "link": [_digest(item) for item in request.link],
+        "parts": request.parts or None,
         "sticky": list(sticky),
         "policy": policy,
         "plugin": identity,
@@ -601,24 +581,27 @@ def cached(
     cache: Cache | None,
     plugin: Any,
     compile_fn: Callable[[], Any],
-    module: _Module,
-    target: str | None,
-    flags: Any,
-    output: str,
+    request: _args.Request | _Module,
+    target: str | None = None,
+    flags: Any = (),
+    output: str = "obj",
     link: Sequence[_Module] = (),
     parts: int | None = None,
 ) -> Any:
     """``compile_fn()``'s result through ``cache``: the one hook ``compile`` needs.
 
-    ``compile_fn`` compiles exactly these arguments on ``plugin``. Errors
-    propagate and are never cached. The result is stored only if the
-    Plugin's options were the same after the compile as before it (another
-    thread may change them in between; such a result is returned but not
-    stored). LLVM's warnings come with the compile that made an entry, not
-    with later hits.
+    ``compile_fn`` compiles exactly ``request`` on ``plugin`` (a module with
+    the other arguments is made into one). Errors propagate and are never
+    cached. The result is stored only if the Plugin's options were the same
+    after the compile as before it (another thread may change them in
+    between; such a result is returned but not stored). LLVM's warnings come
+    with the compile that made an entry, not with later hits.
     """
     if cache is None:
         return compile_fn()
+    if not isinstance(request, _args.Request):
+        request = _args.Request.make(request, target, flags, output=output, link=link,
+                                     split=parts is not None, parts=parts)
     state = _options_state(plugin)
     try:
         identity = _plugin_identity(plugin)
@@ -627,10 +610,10 @@ def cached(
         # keyed, so it is neither looked up nor stored. The compile itself
         # is unaffected.
         return compile_fn()
-    key = _key(module, target, flags, output, link, parts, state[0], state[1], identity)
+    key = _key(request, state[0], state[1], identity)
     value = cache.get(key)
     if value is not None:
-        split = _decode_parts(value) if parts is not None else None
+        split = _decode_parts(value) if request.parts else None
         return split if split is not None else value
     result = compile_fn()
     if _options_state(plugin) == state:

@@ -7,6 +7,7 @@ import difflib
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ option (see 'llvmplug options'); they apply to this compile only.
 
 EXAMPLES = """\
 examples:
+  llvmplug --version
   llvmplug compile add.ll -o add.o -O3 -relocation-model=pic
   llvmplug compile add.ll --emit asm -o - -x86-asm-syntax=intel
   llvmplug compile kernel.ll --target nvptx64-nvidia-cuda --link libdevice.bc --emit asm
@@ -75,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="store_true", help="show llvmplug's and LLVM's versions and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     compile_ = commands.add_parser(
         "compile",
@@ -127,17 +130,56 @@ def _binary(data: bytes) -> bool:
     return b"\0" in data[:4096] or data[:4] == b"BC\xc0\xde"
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: the same inode if both exist, else the same resolved path."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def _overwritten_input(output: str, inputs: Sequence[str]) -> str | None:
+    """The input that writing ``output`` would destroy, if any."""
+    if output == "-":
+        return None
+    return next((name for name in inputs if name != "-" and _same_file(output, name)), None)
+
+
+def _name_the_files(error: errors.LLVMPlugError, args: argparse.Namespace) -> errors.LLVMPlugError:
+    """``error`` with the shim's placeholders (<module>, link module N) replaced by the files' names."""
+    message = error.message
+    source = "<stdin>" if args.input == "-" else args.input
+    for number, name in reversed(list(enumerate(args.link, 1))):  # link module 10 before link module 1
+        message = message.replace(f"link module {number}", name)
+    if message.startswith("<module>"):
+        message = source + message[len("<module>"):]
+    elif isinstance(error, errors.ParseError):
+        message = f"{source}: {message}"
+    if message == error.message:
+        return error
+    named = type(error)(message)
+    named.__dict__.update({k: v for k, v in error.__dict__.items() if k != "message"})
+    return named
+
+
 def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
+    output = args.output
+    if output is None:
+        output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
+    clobbered = _overwritten_input(output, [args.input, *args.link])
+    if clobbered is not None:
+        raise UsageError(f"the output {output} is the input {clobbered}; "
+                         "llvmplug never writes over an input: give another -o OUT")
     if args.input == "-":
         module = sys.stdin.buffer.read()
     else:
         module = Path(args.input).read_bytes()
     link = [Path(name).read_bytes() for name in args.link]
-    output = args.output
-    if output is None:
-        output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
-    with Plugin(isolation=args.isolation, options=args.options) as plugin:
-        data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
+    with Plugin(isolation=args.isolation, policy=args.options) as plugin:
+        try:
+            data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
+        except errors.LLVMPlugError as error:
+            raise _name_the_files(error, args) from None
     if output == "-":
         if args.output is None and sys.stdout.isatty() and _binary(data):
             print(f"llvmplug: not writing {args.emit} output (binary) to the terminal; "
@@ -173,6 +215,9 @@ def _target_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
+    if info.get("unknown_components"):
+        print(f"llvmplug: warning: LLVM does not know the {' or '.join(info['unknown_components'])} of "
+              f"{args.target!r} and reads it as unknown (a typo?)", file=sys.stderr)
     print(f"triple:   {info['triple']} ({info['target']})")
     print(f"CPUs:     {' '.join(info['cpus'])}")
     print("features:")
@@ -181,29 +226,38 @@ def _target_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _listing(args: argparse.Namespace, method: str) -> list[dict[str, Any]]:
-    """What ``Plugin.<method>(pattern)`` lists; printed as JSON (and [] returned) with --json."""
+def _listing(args: argparse.Namespace, method: str) -> list[dict[str, Any]] | None:
+    """What ``Plugin.<method>(pattern)`` lists; printed as JSON (and None returned) with --json."""
     with Plugin() as plugin:
         entries: list[dict[str, Any]] = getattr(plugin, method)(args.pattern)
     if args.json:
         print(json.dumps(entries, indent=2))
-        return []
+        return None
     return entries
 
 
 def _options(args: argparse.Namespace) -> int:
-    for option in _listing(args, "options"):
+    options = _listing(args, "options")
+    if options is None:
+        return 0
+    for option in options:
         value = "" if option["value"] is None else f" = {option['value']}"
-        # What the safe policy makes of it: nothing for a value of the
-        # compile, else the class and why (--options all accepts it).
+        # What the safe policy makes of it: allowed (a value of the compile),
+        # or refused, with the class and why (--options all accepts it).
         kind = option.get("class")
-        policy = "" if kind in (None, "value") else f"  [refused by default: {kind}, {option.get('reason', '')}]"
-        print(f"-{option['name']} <{option['type']}>{value}  {option['description']}{policy}")
+        policy = (f"[allowed: {kind}]" if kind == "value"
+                  else f"[refused by default: {kind}, {option.get('reason', '')}]")
+        # On the first line: a description may run over several.
+        print(f"-{option['name']} <{option['type']}>{value}  {policy}  {option['description']}")
+    if not options and args.pattern is not None:
+        print(f"llvmplug: no LLVM option matches {args.pattern!r} (a glob over names without the dash, "
+              "e.g. 'x86-*')", file=sys.stderr)
+        return 1
     return 0
 
 
 def _passes(args: argparse.Namespace) -> int:
-    for entry in _listing(args, "passes"):
+    for entry in _listing(args, "passes") or ():
         name = f"require<{entry['name']}>" if entry["analysis"] else entry["name"]
         syntax = f"<{entry['syntax']}>" if entry["syntax"] else ""
         kind = entry["class"]
@@ -214,6 +268,29 @@ def _passes(args: argparse.Namespace) -> int:
                 print(f"    {parameter['name']}=<{parameter['value']}>  [refused by default: "
                       f"{parameter['class']}, {parameter['reason']}]")
     return 0
+
+
+
+def _version() -> int:
+    from . import __version__
+
+    print(f"llvmplug {__version__}")
+    with Plugin() as plugin:
+        info = plugin.info()
+    print(f"LLVM {info['llvm_version']} (llvmplug ABI {info['abi_version'] >> 16}.{info['abi_version'] & 0xFFFF}, "
+          f"shim {plugin.path})")
+    return 0
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    # A command's user reads "llvmplug: warning: ...", not a Python source location.
+    print(f"llvmplug: warning: {message}", file=sys.stderr if file is None else file)
+
+
+def _for_the_command_line(message: str) -> str:
+    """An error message in the CLI's words: its option names the policy, not the API's keyword."""
+    return message.replace(errors.POLICY_ALL, "--options all")
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -245,7 +322,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         llvm_flags = []
     args = parser.parse_args(argv)
+    if args.command is None and not args.version:
+        parser.error("a command is required")
+    warnings.showwarning = _show_warning
     try:
+        if args.version:
+            return _version()
         if args.command == "compile":
             return _compile(args, llvm_flags)
         if args.command == "info":
@@ -262,8 +344,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         return 141  # 128 + SIGPIPE, as a shell reports a command killed by it
+    except UsageError as error:
+        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        return 2
     except errors.LLVMPlugError as error:
-        print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"llvmplug: {type(error).__name__}: {_for_the_command_line(str(error))}", file=sys.stderr)
         return 1
     except OSError as error:
         print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)

@@ -115,6 +115,10 @@ _BY_STATUS: dict[int, type[LLVMPlugError]] = {
 }
 
 
+# How the API spells the permissive policy; the CLI says "--options all" instead.
+POLICY_ALL = 'Plugin(policy="all")'
+
+
 def _abridge(match: re.Match[str]) -> str:
     word = match.group()
     return f"{word[:100]}...({len(word) - 120} characters left out)...{word[-20:]}"
@@ -126,4 +130,7 @@ def error_for(status: int, message: str) -> LLVMPlugError:
     # LLVM quotes what it rejects; a megabyte-long flag would make a
     # megabyte-long message. No real name or value is that long.
     message = re.sub(r"\S{1024,}", _abridge, message)
+    # The shim's refusals name the policy by its keyword before the rename
+    # (Plugin(options=...) became Plugin(policy=...)).
+    message = message.replace('Plugin(options="all")', POLICY_ALL)
     return kind(message or f"llvmplug call failed with status {status}")

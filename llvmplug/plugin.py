@@ -18,6 +18,9 @@ __all__ = ["OUTPUTS", "Flags", "Module", "Plugin"]
 
 Backend = Union[LocalBackend, ProcessBackend]
 
+# What target_info said about each triple a compile named (see Plugin._warn_about_triple).
+_unknown_components: dict[str, tuple[str, ...]] = {}
+
 
 class Plugin:
     """One copy of LLVM: the llvmplug shim, loaded in this process or in a child.
@@ -30,15 +33,19 @@ class Plugin:
             fresh child.
         private: load a private copy of the shim, whose LLVM options and
             state are independent of every other copy. Without it, the
-            package's own file is loaded, which one Plugin at a time may hold
-            (the default Plugin behind :func:`llvmplug.compile` is one).
+            package's own file is loaded if no other Plugin holds it (the
+            default Plugin behind :func:`llvmplug.compile` is one), else a
+            private copy is loaded anyway (see :attr:`loaded_path`): one
+            loaded file is one LLVM, and two Plugins sharing it would share
+            sticky options and resets.
         path: the shim to load (absolute); default: the package's.
-        options: ``"safe"`` (default): a compile accepts only options that
+        policy: ``"safe"`` (default): a compile accepts only options that
             are values of the compile; anything that loads code, reads or
             writes files, prints, exits or keeps debugging state past the
             call is an :class:`OptionError`. ``"all"``: every LLVM option, as
             ``llc`` takes it; for trusted callers only (an option can then
-            load a library or write files).
+            load a library or write files). ``options=`` is its old name,
+            still accepted with a DeprecationWarning.
         reload_after_fatal: replace a poisoned copy before the next call
             (see :attr:`poisoned`); ``False`` keeps using it until
             :meth:`reload`.
@@ -74,17 +81,25 @@ class Plugin:
         isolation: str = "none",
         private: bool = False,
         path: str | os.PathLike[str] | None = None,
-        options: str = "safe",
+        policy: str = "safe",
         reload_after_fatal: bool = True,
         memory_limit: int | None = None,
         standby: bool = False,
         cache: _cache.Cache | None = None,
+        options: Any = _args.UNSET,
     ) -> None:
+        if options is not _args.UNSET:
+            # Renamed: Plugin.options() is the method that lists LLVM's options.
+            warnings.warn('Plugin(options=...) is deprecated; use Plugin(policy=...) (the same values, '
+                          '"safe" or "all")', DeprecationWarning, stacklevel=2)
+            if policy != "safe":
+                raise errors.ArgumentError("give the option policy once: policy= (options= is its old name)")
+            policy = _args.choice(options, "options", _args.POLICIES)
         self._cache = _cache.check_cache(cache)
         self._isolation = _args.choice(isolation, "isolation", _args.ISOLATIONS)
         self._private = _args.boolean(private, "private")
         _args.boolean(reload_after_fatal, "reload_after_fatal")
-        self._policy = _args.choice(options, "options", _args.POLICIES)
+        self._policy = _args.choice(policy, "policy", _args.POLICIES)
         _args.boolean(standby, "standby")
         limit = _args.memory_limit(memory_limit, self._isolation)
         self._source = _args.shim_path(path)
@@ -106,10 +121,12 @@ class Plugin:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
                                          reload_after_fatal=reload_after_fatal, standby=standby)
         self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None
-        template = _loader.template_stamp(self.path) if private and self._isolation == "none" else None
+        # A private copy (asked for, or loaded because another Plugin holds
+        # the package's file) runs the bytes this process read first (the
+        # memfd template), whatever the file holds now.
+        copied = self._isolation == "none" and self.loaded_path != self.path
+        template = _loader.template_stamp(self.path) if copied else None
         if template is not None:
-            # A private copy runs the bytes this process read first (the memfd
-            # template), whatever the file holds now.
             self._shim_stamp = (str(self.path), *template)
 
     # -- lifecycle ---------------------------------------------------------
@@ -152,9 +169,11 @@ class Plugin:
         return self._isolation
 
     @property
-    def options_policy(self) -> str:
+    def policy(self) -> str:
         """``"safe"`` or ``"all"``: which LLVM options this Plugin accepts."""
         return self._policy
+
+    options_policy = policy  # its name before Plugin(policy=...)
 
     @property
     def sticky_options(self) -> tuple[str, ...]:
@@ -256,9 +275,9 @@ class Plugin:
             PluginUnloadedError: the Plugin was unloaded.
             WorkerCrashedError, CompileTimeoutError: ``isolation="process"`` only.
         """
-        data = self._compile(module, target, flags, output, link, timeout, cache, parts=0,
-                             outputs=_args.OUTPUTS)
-        return data[0]
+        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
+                                     timeout=timeout, isolation=self._isolation)
+        return self._run(request)[0]
 
     def compile_parts(
         self,
@@ -283,9 +302,9 @@ class Plugin:
 
         The other arguments and the errors are :meth:`compile`'s.
         """
-        count = _args.parts(parts)
-        return self._compile(module, target, flags, output, link, timeout, cache, parts=count,
-                             outputs=_args.PART_OUTPUTS)
+        request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
+                                     cache=cache, timeout=timeout, isolation=self._isolation)
+        return self._run(request)
 
     def compile_modules(
         self,
@@ -319,34 +338,57 @@ class Plugin:
         own pipelines, chosen by ``-O0``..``-O3``). Not cached. The other
         arguments and the errors are :meth:`compile`'s.
         """
-        seconds = _args.timeout(timeout, self._isolation)
         units = _args.module_list(modules)
-        links = _args.link_modules(link)
-        triple = _args.target(target)
-        line = _args.compile_line(output, flags, _args.TOGETHER_OUTPUTS)
-        count = _args.parts(threads)
-        data, messages = self._backend.compile_modules(units, links, triple, line, count, seconds)
+        # The arguments every compile shares are checked as compile checks them.
+        request = _args.Request.make(units[0], target, flags, output=output, link=link, cache=None,
+                                     timeout=timeout, isolation=self._isolation)
+        _args.choice(output, "output", _args.TOGETHER_OUTPUTS)
+        count = _args._parts(threads)  # noqa: SLF001 - the package's own helper
+        if request.target:
+            self._warn_about_triple(request.target)
+        data, messages = self._backend.compile_modules(units, list(request.link), request.triple, request.line,
+                                                       count, request.timeout)
         for message in messages:
             warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
         return list(data)
 
-    def _compile(self, module: Any, target: Any, flags: Any, output: Any, link: Any, timeout: Any,
-                 cache: Any, *, parts: int, outputs: Sequence[str]) -> list[bytes]:
-        seconds = _args.timeout(timeout, self._isolation)
-        modules = _args.modules(module, link)
-        triple = _args.target(target)
-        line = _args.compile_line(output, flags, outputs)
-        chosen = self._cache if cache is _cache.PLUGIN_CACHE else _cache.check_cache(cache)
+    def _run(self, request: _args.Request) -> list[bytes]:
+        """Run a checked request (through the cache it names): every compile of every entry point."""
+        if request.target:
+            self._warn_about_triple(request.target)
+        chosen = self._cache if request.cache is _cache.PLUGIN_CACHE else request.cache
 
         def run() -> bytes | list[bytes]:
-            data, messages = self._backend.compile(modules, triple, line, parts, seconds)
+            data, messages = self._backend.compile(request.modules, request.triple, request.line, request.parts,
+                                                   request.timeout)
             for message in messages:
                 warnings.warn(message, errors.LLVMPlugWarning, stacklevel=5)
-            return data if parts else data[0]  # the cache stores one output as plain bytes
+            return data if request.parts else data[0]  # the cache stores one output as plain bytes
 
-        result = _cache.cached(chosen, self, run, modules[0], target, flags, output, modules[1:],
-                               parts or None)
-        return list(result) if parts else [result]
+        result = _cache.cached(chosen, self, run, request)
+        return list(result) if request.parts else [result]
+
+    def _warn_about_triple(self, triple: str) -> None:
+        """Warn about a vendor, OS or environment of ``triple`` that LLVM reads as unknown.
+
+        Triple parses a typo (``x86_64-linux-gnuu``) as "unknown" and the
+        compile then silently targets a generic system; the shim's
+        target_info names such components (asked once per triple).
+        """
+        unknown = _unknown_components.get(triple)
+        if unknown is None:
+            try:
+                unknown = tuple(self.target_info(triple).get("unknown_components", ()))
+            except errors.TargetError:
+                return  # an unknown architecture: the compile reports it
+            if len(_unknown_components) >= 1024:  # bounded: triples may come from callers
+                _unknown_components.clear()
+            _unknown_components[triple] = unknown
+        if unknown:
+            named = " or ".join(part if len(part) <= 80 else part[:76] + "...'" for part in unknown)
+            shown = triple if len(triple) <= 80 else triple[:77] + "..."
+            warnings.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
+                          "(a typo?)", errors.LLVMPlugWarning, stacklevel=4)
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, host triple/CPU/features, targets and limits."""

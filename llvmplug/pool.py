@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-
-from collections.abc import Sequence
 from typing import Any
 
 from . import _args, errors
+from . import cache as _cache
 from ._args import Flags, Module
 from .plugin import Plugin
 
@@ -30,10 +29,10 @@ class Pool:
             this process (cheap, but a crash in LLVM ends the process);
             ``"process"``: each worker is a ``Plugin(isolation="process")``
             (a crash or timeout costs one child, which is replaced).
-        plugin_options: every other keyword of :class:`Plugin` (``options``,
+        plugin_options: every other keyword of :class:`Plugin` (``policy``,
             ``reload_after_fatal``, ``memory_limit``, ``path``, ``standby``,
-            ``private``), passed to every worker. In-process workers are
-            always private copies.
+            ``private``, ``cache``), passed to every worker. In-process
+            workers are always private copies.
 
     A call goes to whichever worker is free; workers share no LLVM state, so
     a result never depends on which worker served it. Use it as a context
@@ -67,13 +66,19 @@ class Pool:
         # As many threads as workers: a task that starts always finds a free worker.
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="llvmplug-pool")
 
-    def _run(self, module: Module, target: str | None, flags: Flags, output: str, link: Sequence[Module],
-             timeout: float | None) -> bytes:
+    def _run(self, request: _args.Request) -> bytes | list[bytes]:
         plugin = self._idle.get()
         try:
-            return plugin.compile(module, target, flags, output=output, link=link, timeout=timeout)
+            result = plugin._run(request)  # noqa: SLF001 - checked once, in submit
         finally:
             self._idle.put(plugin)
+        return result if request.parts else result[0]
+
+    def _submit(self, request: _args.Request) -> Future[Any]:
+        with self._lock:
+            if self._closed:
+                raise errors.PluginUnloadedError("this Pool was closed")
+            return self._executor.submit(self._run, request)
 
     def submit(
         self,
@@ -84,16 +89,34 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
     ) -> Future[bytes]:
         """Queue a compile; the Future's result is :meth:`Plugin.compile`'s.
 
-        ``timeout`` needs ``isolation="process"`` (as for a Plugin).
+        The arguments are checked here, not in the future: a bad one is a
+        misuse, raised at once. ``timeout`` needs ``isolation="process"`` (as
+        for a Plugin).
         """
-        _args.timeout(timeout, self._isolation)  # here, not in the future: a misuse, not a compile error
-        with self._lock:
-            if self._closed:
-                raise errors.PluginUnloadedError("this Pool was closed")
-            return self._executor.submit(self._run, module, target, flags, output, link, timeout)
+        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
+                                     timeout=timeout, isolation=self._isolation)
+        return self._submit(request)
+
+    def submit_parts(
+        self,
+        module: Module,
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        parts: int | None = None,
+        output: str = "obj",
+        link: Sequence[Module] = (),
+        timeout: float | None = None,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+    ) -> Future[list[bytes]]:
+        """Queue a split compile; the Future's result is :meth:`Plugin.compile_parts`'s."""
+        request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
+                                     cache=cache, timeout=timeout, isolation=self._isolation)
+        return self._submit(request)
 
     def compile(
         self,
@@ -104,9 +127,26 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
     ) -> bytes:
         """Compile on a free worker and wait for the result. See :meth:`Plugin.compile`."""
-        return self.submit(module, target, flags, output=output, link=link, timeout=timeout).result()
+        return self.submit(module, target, flags, output=output, link=link, timeout=timeout, cache=cache).result()
+
+    def compile_parts(
+        self,
+        module: Module,
+        target: str | None = None,
+        flags: Flags = (),
+        *,
+        parts: int | None = None,
+        output: str = "obj",
+        link: Sequence[Module] = (),
+        timeout: float | None = None,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+    ) -> list[bytes]:
+        """Split code generation on a free worker. See :meth:`Plugin.compile_parts`."""
+        return self.submit_parts(module, target, flags, parts=parts, output=output, link=link, timeout=timeout,
+                                 cache=cache).result()
 
     def map(
         self,
@@ -115,14 +155,20 @@ class Pool:
         flags: Flags = (),
         *,
         output: str = "obj",
+        link: Sequence[Module] = (),
         timeout: float | None = None,
+        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
     ) -> Iterator[bytes]:
         """Compile every module (all submitted at once); results in input order.
 
-        Like :meth:`concurrent.futures.Executor.map`, iterating raises the
-        first failed compile's error when it reaches it.
+        The other arguments apply to every module (``link`` is linked into
+        each). Like :meth:`concurrent.futures.Executor.map`, iterating
+        raises the first failed compile's error when it reaches it; a bad
+        argument is raised at once, before anything is submitted.
         """
-        futures = [self.submit(m, target, flags, output=output, timeout=timeout) for m in modules]
+        requests = [_args.Request.make(m, target, flags, output=output, link=link, cache=cache, timeout=timeout,
+                                       isolation=self._isolation) for m in modules]
+        futures = [self._submit(request) for request in requests]
 
         def results() -> Iterator[bytes]:
             try:
@@ -172,3 +218,4 @@ class Pool:
         executor = getattr(self, "_executor", None)
         if executor is not None:
             executor.shutdown(wait=False)
+

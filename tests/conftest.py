@@ -13,8 +13,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import llvmplug
 import pytest
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -49,6 +51,20 @@ def benchmark_quick_report(tmp_path_factory: pytest.TempPathFactory, corpus_file
                           env={**os.environ, "LLVMPLUG_CORPUS": str(corpus_files[0].parent)})
     assert done.returncode == 0, done.stderr[-4000:]
     return out
+
+
+def _private_copy() -> Iterator[llvmplug.Plugin]:
+    with llvmplug.Plugin(private=True) as copy:
+        yield copy
+
+
+# A private copy of LLVM: what a test sets on it never reaches the default
+# Plugin (llvmplug.compile's) that other tests share. ``plugin`` is one per
+# test module (a load costs ~0.2 s; a module that defines its own ``plugin``
+# fixture overrides it); ``fresh_plugin`` is one per test, for tests whose
+# subject is the state a copy keeps (sticky options, reloads).
+plugin = pytest.fixture(_private_copy, scope="module", name="plugin")
+fresh_plugin = pytest.fixture(_private_copy, name="fresh_plugin")
 
 
 @pytest.fixture(scope="session")
@@ -116,3 +132,34 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
         write(f"HEADLINE TESTS SKIPPED ({len(_headline_skips)}; under CI=true each would fail):", red=True)
         for line in _headline_skips:
             write(f"  {line}")
+
+
+# -- the quick loop -------------------------------------------------------------
+#
+# Markers that leave the long runs out of a contributor's inner loop:
+#   pytest -m "not slow and not bench and not sweep and not fuzz"
+# CI (.ci/run) runs everything. Applied here by file, so that a new test in
+# one of these files is marked without anyone remembering to.
+FILE_MARKERS = {
+    "test_benchmarks.py": "bench",  # python -m benchmarks --quick, a minute or two
+    "test_lifecycle_benchmark.py": "bench",
+    "test_soak.py": "bench",  # benchmarks/soak.py end to end
+    "test_scoping_sweep.py": "sweep",  # every allowed option, per backend
+    "test_llc_parity.py": "sweep",  # every backend against llc
+    "test_corpus.py": "sweep",  # every module of the IR corpus
+    "test_fuzz.py": "fuzz",  # the fuzzer and every crasher
+}
+
+# Test ids travel in PYTEST_CURRENT_TEST, into every child process's
+# environment: a parametrize value a megabyte long must get a short id (ids=).
+MAX_NODEID = 1000
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        marker = FILE_MARKERS.get(item.path.name)
+        if marker is not None:
+            item.add_marker(getattr(pytest.mark, marker))
+    long_ids = [item.nodeid[:200] for item in items if len(item.nodeid) > MAX_NODEID]
+    if long_ids:
+        raise pytest.UsageError(f"test ids over {MAX_NODEID} characters (give parametrize ids=): {long_ids}")

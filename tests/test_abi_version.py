@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import llvmplug
 import pytest
 from llvmplug import _loader
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from fake_shims import VERSION_ONLY, build
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="builds a shared library with cc")

@@ -17,8 +17,6 @@ import pytest
 import llvmplug
 from llvmplug import cache as cache_module
 
-# --import-mode=importlib keeps tests/ off sys.path; the helper lives beside us.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cache_support import hammer, value_for  # noqa: E402
 
 LIBRARY = """

@@ -185,3 +185,79 @@ def test_options_show_what_the_safe_policy_refuses():
     assert f"[refused by default: {option['class']}, {option['reason']}]" in listed
     plain = run("options", "x86-asm-syntax").stdout.decode()
     assert "refused by default" not in plain
+
+
+# -- never destroys input, speaks its own language ---------------------------------
+
+
+def test_an_input_is_never_written_over(tmp_path):
+    source = tmp_path / "X.ll"
+    shutil.copy(DATA / "arith.ll", source)
+    helper = tmp_path / "helper.ll"
+    helper.write_text("define i64 @helper(i64 %x) {\n  ret i64 %x\n}\n")
+    original = source.read_bytes(), helper.read_bytes()
+    (tmp_path / "alias.ll").symlink_to(source)
+    if hasattr(__import__("os"), "link"):
+        __import__("os").link(source, tmp_path / "hard.ll")
+    cases = [
+        ([str(source), "--emit", "ll"], source),  # the default output name is the input's own
+        ([str(source), "-o", str(source)], source),
+        ([str(source), "-o", str(tmp_path / "." / "X.ll"), "--emit", "bc"], source),
+        ([str(source), "-o", str(tmp_path / "alias.ll")], source),  # a symlink to the input
+        ([str(source), "-o", str(tmp_path / "hard.ll")], source),  # a hard link: the same inode
+        ([str(source), "--link", str(helper), "-o", str(helper)], helper),
+    ]
+    for args, victim in cases:
+        result = run("compile", *args)
+        assert result.returncode == 2, (args, result.stderr.decode())
+        message = result.stderr.decode()
+        assert "never writes over an input" in message and victim.name in message, message
+    assert (source.read_bytes(), helper.read_bytes()) == original
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0, result.stderr.decode()
+    first, second = result.stdout.decode().splitlines()[:2]
+    assert first.startswith("llvmplug ") and second.startswith("LLVM 23.")
+
+
+def test_messages_speak_the_command_lines_language(tmp_path):
+    out = str(tmp_path / "x.o")
+    refused = run("compile", str(DATA / "arith.ll"), "-o", out, "-stack-usage-file=x").stderr.decode()
+    assert "allowed only with --options all" in refused and "Plugin(" not in refused
+    triple = run("compile", str(DATA / "arith.ll"), "-o", out, "--target", "m68k-linux-gnu").stderr.decode()
+    assert "unable to get target for 'm68k-unknown-linux-gnu'" in triple and "--version" not in triple
+    cpu = run("compile", str(DATA / "arith.ll"), "-o", out, "-mcpu=skylakee").stderr.decode()
+    assert "did you mean skylake?" in cpu
+
+
+def test_a_parse_error_names_the_file(tmp_path):
+    bad = tmp_path / "bad.ll"
+    bad.write_text("define i32 @f() {\n  ret i64 0\n}\n")
+    result = run("compile", str(bad), "-o", str(tmp_path / "x.o"))
+    assert result.returncode == 1
+    assert f"ParseError: {bad}:2:" in result.stderr.decode()
+    piped = run("compile", "-", "-o", str(tmp_path / "x.o"), stdin=b"garbage\n")
+    assert "ParseError: <stdin>:1:1:" in piped.stderr.decode()
+    bitcode = tmp_path / "bad.bc"
+    bitcode.write_bytes(b"BC\xc0\xde" + b"\0" * 12)
+    assert f"ParseError: {bitcode}: " in run("compile", str(bitcode), "-o", str(tmp_path / "x.o")).stderr.decode()
+
+
+def test_a_typo_in_the_triple_is_a_warning(tmp_path):
+    result = run("compile", str(DATA / "arith.ll"), "-o", str(tmp_path / "x.o"), "--target", "x86_64-linux-gnuu")
+    assert result.returncode == 0, result.stderr.decode()
+    assert "llvmplug: warning: target triple 'x86_64-linux-gnuu'" in result.stderr.decode()
+    assert "environment 'gnuu'" in result.stderr.decode()
+    described = run("info", "--target", "x86_64-linux-gnuu")
+    assert described.returncode == 0 and "environment 'gnuu'" in described.stderr.decode()
+
+
+def test_options_says_when_nothing_matched_and_shows_every_class():
+    result = run("options", "nosuch*")
+    assert result.returncode == 1 and result.stdout == b""
+    assert "no LLVM option matches 'nosuch*'" in result.stderr.decode()
+    listed = [line for line in run("options", "x86-*").stdout.decode().splitlines() if line.startswith("-x86-")]
+    assert len(listed) > 20
+    assert all("  [allowed: value]  " in line or "  [refused by default: " in line for line in listed)

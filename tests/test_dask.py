@@ -18,8 +18,6 @@ import pytest
 import llvmplug
 from llvmplug import errors
 
-# --import-mode=importlib keeps tests/ off sys.path; the helper lives beside us.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cache_support  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "dask_cluster.py"

@@ -49,12 +49,6 @@ SHAPES = [nested_geps, nested_geps_in_code, nested_structs, metadata_chain, name
 
 
 @pytest.fixture(scope="module")
-def plugin():
-    with llvmplug.Plugin(private=True) as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
 def limit(plugin) -> int:
     return int(plugin.info()["limits"]["max_nesting_depth"])
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from lifecycle_support import run_python
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="os.fork and memfd copies (Linux)")

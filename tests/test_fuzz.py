@@ -86,8 +86,8 @@ def known_crashers() -> list[dict]:
 def test_known_crashers_are_contained_by_process_isolation(crasher, arith_ir):
     """Each input that crashes (or exhausts) LLVM in process is a typed error in a child."""
     module = (CRASHERS / crasher["file"]).read_bytes()
-    # options="all": some crashers need an option the safe policy refuses.
-    with llvmplug.Plugin(isolation="process", memory_limit=2 << 30, options="all") as plugin:
+    # policy="all": some crashers need an option the safe policy refuses.
+    with llvmplug.Plugin(isolation="process", memory_limit=2 << 30, policy="all") as plugin:
         try:
             plugin.compile(module, "x86_64-unknown-linux-gnu", crasher["flags"], output=crasher["output"], timeout=30)
         except llvmplug.WorkerCrashedError as error:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gpu_support import KERNEL, LOOP, fresh_process_output, libdevice, ptxas  # noqa: E402
 
 import llvmplug  # noqa: E402

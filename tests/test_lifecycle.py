@@ -19,8 +19,6 @@ from elftools.elf.enums import ENUM_DT_FLAGS_1, ENUM_ST_INFO_BIND
 from elftools.elf.sections import SymbolTableSection
 from llvmplug import _loader
 
-# --import-mode=importlib keeps tests/ off sys.path; the helper lives beside us.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lifecycle_support import SIGACTION_SUPPORTED, generated_module, run_python
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self and ELF")
@@ -299,23 +297,35 @@ def test_unload_and_reload_are_idempotent(arith_ir):
         plugin.compile(arith_ir)
 
 
-def test_only_one_plugin_may_load_the_shared_file():
+def test_a_second_plugin_of_the_shared_file_loads_a_private_copy():
+    # Plugin() then llvmplug.compile() (the default Plugin) raised
+    # LibraryLoadError; the second now gets an independent copy, so neither
+    # sees the other's sticky options or resets.
     result = run_python(
         r"""
 import json, llvmplug
+IR = "define i32 @f() { ret i32 1 }"
 first = llvmplug.Plugin()
-try:
-    llvmplug.Plugin()
-    outcome = "loaded twice"
-except llvmplug.LibraryLoadError:
-    outcome = "refused"
+plain = llvmplug.compile(IR, output="asm")
+first.set_options("-x86-asm-syntax=intel")
+seen = {
+    "first is the file": str(first.loaded_path) == str(first.path),
+    "default is a copy": str(llvmplug.default_plugin().loaded_path) != str(first.path),
+    "default unaffected": llvmplug.compile(IR, output="asm") == plain,
+    "first intel": "mov\teax, 1" in first.compile(IR, output="asm").decode(),
+}
+llvmplug.reset()
+seen["first keeps its options"] = first.sticky_options == ("-x86-asm-syntax=intel",)
 first.unload()
-second = llvmplug.Plugin()  # free again once the first is unloaded
-second.compile("define i32 @f() { ret i32 1 }")
-print(json.dumps(outcome))
+second = llvmplug.Plugin()  # the file is free again once the first is unloaded
+seen["second is the file"] = str(second.loaded_path) == str(second.path)
+seen["second compiles"] = second.compile(IR, output="asm") == plain
+print(json.dumps(seen))
 """
     )
-    assert result == "refused"
+    assert result == dict.fromkeys(
+        ["first is the file", "default is a copy", "default unaffected", "first intel", "first keeps its options",
+         "second is the file", "second compiles"], True)
 
 
 # -- unload/reload during a compile ------------------------------------------

@@ -10,13 +10,12 @@ import ctypes
 import os
 import subprocess
 import tempfile
+import threading
 import sys
-from pathlib import Path
 
 import llvmplug
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from lifecycle_support import run_python
 
 X86 = "x86_64-unknown-linux-gnu"
@@ -61,8 +60,8 @@ def test_one_class_in_both_isolations(plugin):
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
-        ({"options": "unsafe"}, llvmplug.ArgumentError, "options must be one of safe, all"),
-        ({"options": None}, llvmplug.ArgumentError, "options must be one of safe, all"),
+        ({"policy": "unsafe"}, llvmplug.ArgumentError, "policy must be one of safe, all"),
+        ({"policy": None}, llvmplug.ArgumentError, "policy must be one of safe, all"),
         ({"standby": "yes"}, llvmplug.ArgumentTypeError, "standby must be a bool"),
         ({"standby": True}, llvmplug.ArgumentError, "standby needs private=True in process"),
         ({"memory_limit": 1 << 30}, llvmplug.ArgumentError, "memory_limit needs isolation='process'"),
@@ -81,6 +80,84 @@ def test_constructor_arguments_are_checked_once_for_both(kwargs, error, words):
 def test_timeout_needs_process_isolation(timeout, arith_ir):
     with pytest.raises(llvmplug.ArgumentError, match="timeout needs Plugin\\(isolation='process'\\)"):
         llvmplug.default_plugin().compile(arith_ir, timeout=timeout)
+
+
+def test_module_level_compile_with_a_timeout_points_to_process_isolation(arith_ir):
+    for call in (llvmplug.compile, llvmplug.compile_parts):
+        with pytest.raises(llvmplug.ArgumentError, match="timeout needs Plugin\\(isolation='process'\\)"):
+            call(arith_ir, timeout=1)
+
+
+def _parameters(function, drop=()):
+    import inspect
+
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()
+            if p.name not in ("self", *drop)]
+
+
+def test_every_compile_entry_point_takes_the_same_arguments():
+    # One request behind all of them: the signatures must not drift apart again.
+    compile_ = _parameters(llvmplug.Plugin.compile)
+    for function in (llvmplug.compile, llvmplug.Pool.compile, llvmplug.Pool.submit):
+        assert _parameters(function) == compile_, function
+    parts = _parameters(llvmplug.Plugin.compile_parts)
+    for function in (llvmplug.compile_parts, llvmplug.Pool.compile_parts, llvmplug.Pool.submit_parts):
+        assert _parameters(function) == parts, function
+    assert _parameters(llvmplug.Pool.map)[1:] == compile_[1:]
+    assert {name for name, *_ in _parameters(llvmplug.fingerprint)} == {
+        name for name, *_ in parts if name not in ("timeout", "cache")} | {"plugin"}
+    # ... and each of them is a field of the one request.
+    assert {name for name, *_ in parts} == set(llvmplug._args.Request.__dataclass_fields__)  # noqa: SLF001
+
+
+def test_policy_keyword_and_its_deprecated_old_name(arith_ir):
+    with llvmplug.Plugin(private=True, policy="all") as trusted:
+        assert trusted.policy == trusted.options_policy == "all"
+        assert isinstance(trusted.options("x86-asm-syntax"), list)  # the method keeps its name
+    with pytest.warns(DeprecationWarning, match="use Plugin\\(policy=...\\)"):
+        old = llvmplug.Plugin(private=True, options="all")
+    with old:
+        assert old.policy == "all"
+    with pytest.warns(DeprecationWarning), pytest.raises(llvmplug.ArgumentError, match="give the option policy once"):
+        llvmplug.Plugin(private=True, policy="all", options="safe")
+
+
+def test_refusals_name_the_policy_keyword(plugin, arith_ir):
+    with pytest.raises(llvmplug.OptionError, match='allowed only with Plugin\\(policy="all"\\)'):
+        plugin.compile(arith_ir, flags="-stack-usage-file=x")
+
+
+def test_unknown_cpu_suggests_the_closest(plugin, arith_ir):
+    with pytest.raises(llvmplug.TargetError, match="unknown CPU 'skylakee' .*; did you mean skylake\\?"):
+        plugin.compile(arith_ir, flags="-mcpu=skylakee")
+    with pytest.raises(llvmplug.TargetError) as caught:
+        plugin.compile(arith_ir, flags="-mcpu=qqqqqqqqqqqq")
+    assert "did you mean" not in caught.value.message
+
+
+def test_unknown_triple_has_no_llc_hint(plugin, arith_ir):
+    with pytest.raises(llvmplug.TargetError) as caught:
+        plugin.compile(arith_ir, target="m68k-unknown-linux-gnu")
+    assert caught.value.message.endswith("unable to get target for 'm68k-unknown-linux-gnu'")
+    assert "--version" not in caught.value.message and "--triple" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("triple", "unknown"),
+    [("x86_64-linux-gnuu", "environment 'gnuu'"), ("x86_64-unknwn-linux-gnu", "vendor 'unknwn'"),
+     ("x86_64-unknown-linx-gnu", "OS 'linx'")],
+)
+def test_a_typo_in_a_triple_is_a_warning(plugin, arith_ir, triple, unknown):
+    with pytest.warns(llvmplug.LLVMPlugWarning, match=f"target triple '{triple}': LLVM does not know its {unknown}"):
+        plugin.compile(arith_ir, target=triple)
+    assert unknown in plugin.target_info(triple)["unknown_components"]
+
+
+@pytest.mark.parametrize("triple", ["x86_64-unknown-linux-gnu", "x86_64-w64-mingw32", "riscv32-unknown-none-elf",
+                                    "aarch64-apple-macos11", "armv7-unknown-linux-gnueabihf", "nvptx64-nvidia-cuda",
+                                    "i686-pc-windows-msvc19.33.0", "aarch64-linux-android21"])
+def test_real_triples_are_not_warned_about(arith_ir, triple):
+    assert llvmplug.target_info(triple)["unknown_components"] == []
 
 
 # -- compile, compile_parts, link: arguments -------------------------------------
@@ -179,8 +256,8 @@ def test_the_option_policy_is_applied_to_every_copy(isolation, tmp_path):
                 safe.set_options(f"-stack-usage-file={target}")
             safe.reload()
     assert not target.exists()
-    with llvmplug.Plugin(isolation=isolation, options="all", **kwargs) as trusted:
-        assert trusted.options_policy == "all"
+    with llvmplug.Plugin(isolation=isolation, policy="all", **kwargs) as trusted:
+        assert trusted.policy == trusted.options_policy == "all"
         trusted.compile(module, flags=f"-stack-usage-file={target}")
     assert target.exists()
 
@@ -313,3 +390,69 @@ def test_process_standby_swaps_in_a_started_child(arith_ir):
         assert plugin.worker_pid == spare
         pids = [plugin.worker_pid]
     assert not any(os.path.exists(f"/proc/{pid}") for pid in pids)
+
+
+# -- the background job thread ---------------------------------------------------
+
+
+def _bounded(call, seconds=120.0):
+    """``call()``'s result or exception, failing the test if it has not returned within ``seconds``."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(call())
+        except BaseException as error:  # noqa: BLE001 - handed to the test
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{call} hung for {seconds} s"
+    return outcome[0]
+
+
+def test_a_failing_job_does_not_end_the_job_thread():
+    from llvmplug import _jobs
+
+    jobs = _jobs.Jobs("llvmplug-test")
+    ran = []
+    failed = jobs.submit(lambda: 1 / 0)
+    later = jobs.submit(ran.append, "ran")
+    assert later.wait(60) and failed.wait(0)
+    assert ran == ["ran"]  # the thread outlived the failure
+    assert isinstance(failed.error, llvmplug.InternalError)
+    assert "ZeroDivisionError" in failed.error.message
+    with pytest.raises(llvmplug.InternalError, match="ZeroDivisionError"):
+        failed.check()
+    later.check()
+    jobs.stop()
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_failing_standby_job_is_an_error_never_a_hang(isolation, arith_ir):
+    kwargs = {"private": True} if isolation == "none" else {}
+
+    def scenario():  # bounded as a whole: before the fix even unload() waited forever
+        with llvmplug.Plugin(isolation=isolation, standby=True, **kwargs) as plugin:
+            expected = plugin.compile(arith_ir, output="asm")
+            backend = plugin._backend  # noqa: SLF001 - the failure is injected into the job itself
+            job = "_make_standby" if isolation == "none" else "_make_spare"
+
+            def broken(*args):
+                raise RuntimeError("injected failure")
+
+            setattr(backend, job, broken)
+            plugin.reload()  # swaps the warmed standby in; preparing the next one fails
+            with pytest.raises(llvmplug.InternalError, match="RuntimeError: injected failure"):
+                plugin.reload()
+            delattr(backend, job)
+            for _ in range(3):  # the Plugin and its job thread keep working
+                plugin.set_options("-x86-asm-syntax=intel")
+                plugin.reload()
+                assert plugin.sticky_options == ()
+                assert plugin.compile(arith_ir, output="asm") == expected
+
+    failure = _bounded(scenario, 300)
+    if failure is not None:
+        raise failure

@@ -24,14 +24,8 @@ IR = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
 
 
 @pytest.fixture(scope="module")
-def plugin():
-    with llvmplug.Plugin(private=True) as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
 def trusted():
-    with llvmplug.Plugin(private=True, options="all") as p:
+    with llvmplug.Plugin(private=True, policy="all") as p:
         yield p
 
 
@@ -82,7 +76,7 @@ def test_safe_default_refuses_with_the_option_and_why(plugin, flag, kind):
             call()
         message = str(caught.value)
         assert f"'{name}'" in message
-        assert kind in message and 'options="all"' in message
+        assert kind in message and 'Plugin(policy="all")' in message
     assert not os.path.exists("/tmp/llvmplug-must-not-exist")
     assert plugin.options_policy == "safe"
 
@@ -122,7 +116,7 @@ def test_all_gives_full_access(trusted, tmp_path):
 
 
 def test_policy_survives_reload_and_automatic_reload(tmp_path):
-    with llvmplug.Plugin(private=True, options="all") as p:
+    with llvmplug.Plugin(private=True, policy="all") as p:
         p.reload()
         p.compile(IR, flags=["-stats"])
         p._backend._poisoned = True  # as after a FatalError: the next call reloads the copy
@@ -158,7 +152,7 @@ def test_set_policy_refuses_while_a_refused_option_is_sticky(trusted):
 @pytest.mark.parametrize(("value", "error"), [("bogus", llvmplug.ArgumentError), (1, llvmplug.ArgumentTypeError)])
 def test_bad_policy_arguments(value, error):
     with pytest.raises(error):
-        llvmplug.Plugin(private=True, options=value)
+        llvmplug.Plugin(private=True, policy=value)
 
 
 def test_policy_under_process_isolation(tmp_path):
@@ -168,7 +162,7 @@ def test_policy_under_process_isolation(tmp_path):
         with pytest.raises(llvmplug.OptionError, match="stack-usage-file"):
             p.compile(IR, flags=[f"-stack-usage-file={usage}"])
     assert not usage.exists()
-    with llvmplug.Plugin(isolation="process", options="all") as p:
+    with llvmplug.Plugin(isolation="process", policy="all") as p:
         p.compile(IR, flags=[f"-stack-usage-file={usage}"])
     assert usage.exists()
 

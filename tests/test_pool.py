@@ -121,9 +121,39 @@ def test_process_pool_survives_a_crash_in_one_worker(arith_ir):
 def test_pool_passes_plugin_keywords_and_keeps_in_process_workers_private(arith_ir):
     with pytest.raises(llvmplug.ArgumentError, match="in-process Pool workers are private copies"):
         llvmplug.Pool(1, private=False)
-    with pytest.raises(llvmplug.ArgumentError, match="options must be one of safe, all"):
-        llvmplug.Pool(1, options="everything")
-    with llvmplug.Pool(2, options="all", reload_after_fatal=False) as pool:
-        assert all(p.private and p.options_policy == "all" for p in pool.plugins)
+    with pytest.raises(llvmplug.ArgumentError, match="policy must be one of safe, all"):
+        llvmplug.Pool(1, policy="everything")
+    with llvmplug.Pool(2, policy="all", reload_after_fatal=False) as pool:
+        assert all(p.private and p.policy == "all" for p in pool.plugins)
         assert pool.isolation == "none"
         assert pool.compile(arith_ir) == llvmplug.compile(arith_ir)
+
+
+# -- one request, the same arguments as a Plugin's --------------------------------
+
+
+def test_pool_takes_what_a_plugin_takes(arith_ir):
+    helper = "define float @scale(float %x) {\n  %y = fmul float %x, 2.0\n  ret float %y\n}\n"
+    caller = ("declare float @scale(float)\ndefine float @twice(float %x) {\n"
+              "  %y = call float @scale(float %x)\n  ret float %y\n}\n")
+    cache = llvmplug.Cache()
+    with llvmplug.Pool(2) as pool, llvmplug.Plugin(private=True) as plugin:
+        expected = plugin.compile(caller, link=[helper], output="ll")
+        assert list(pool.map([caller, caller], link=[helper], output="ll")) == [expected] * 2
+        assert pool.compile(arith_ir, cache=cache) == pool.compile(arith_ir, cache=cache) == plugin.compile(arith_ir)
+        assert cache.stats.hits == 1 and cache.stats.misses == 1
+        assert pool.compile_parts(arith_ir, parts=2) == plugin.compile_parts(arith_ir, parts=2)
+        assert pool.submit_parts(arith_ir, parts=2, output="asm").result(timeout=120) == plugin.compile_parts(
+            arith_ir, parts=2, output="asm")
+
+
+def test_pool_checks_every_argument_before_anything_runs(arith_ir):
+    with llvmplug.Pool(1) as pool:
+        with pytest.raises(llvmplug.ArgumentTypeError, match=r"module must be IR text"):
+            pool.map([arith_ir, 3])  # raised at once, not when iterating reaches it
+        with pytest.raises(llvmplug.ArgumentError, match="output must be one of obj, asm, not 'bc'"):
+            pool.submit_parts(arith_ir, output="bc")
+        with pytest.raises(llvmplug.ArgumentTypeError, match="cache must be an llvmplug.Cache"):
+            pool.submit(arith_ir, cache={})
+        with pytest.raises(llvmplug.ArgumentError, match="timeout needs Plugin\\(isolation='process'\\)"):
+            pool.compile(arith_ir, timeout=1)

@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 import llvmplug
 import pytest
 from llvmplug import _loader
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from lifecycle_support import generated_module, run_python
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")

@@ -361,3 +361,22 @@ def test_replies_of_the_wrong_shape_are_refused():
             _protocol.check_reply("compile", compile_args, reply)
     with pytest.raises(_protocol.ProtocolError):
         _protocol.check_reply("info", (), ("ok", ["a list"], [], False))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the child's environment in /proc")
+def test_child_starts_whatever_the_environment_holds(monkeypatch, arith_ir):
+    # One variable over Linux's 128 KiB per-string limit, and many that fit
+    # one by one but exceed execve's total: either alone made the child's
+    # start fail with E2BIG.
+    monkeypatch.setenv("LLVMPLUG_TEST_HUGE", "x" * (200 * 1024))
+    for i in range(100):
+        monkeypatch.setenv(f"LLVMPLUG_TEST_WIDE_{i}", "y" * (30 * 1024))
+    monkeypatch.setenv("LLVMPLUG_TEST_SMALL", "kept")
+    with pytest.warns(llvmplug.LLVMPlugWarning, match="LLVMPLUG_TEST_HUGE"):
+        plugin = llvmplug.Plugin(isolation="process")
+    with plugin:
+        assert plugin.compile(arith_ir) == llvmplug.compile(arith_ir)
+        names = {entry.split(b"=", 1)[0] for entry in Path(f"/proc/{plugin.worker_pid}/environ").read_bytes().split(b"\0")}
+        assert b"LLVMPLUG_TEST_SMALL" in names and b"PATH" in names  # the rest of the environment is passed
+        assert b"LLVMPLUG_TEST_HUGE" not in names
+        assert sum(name.startswith(b"LLVMPLUG_TEST_WIDE_") for name in names) < 100

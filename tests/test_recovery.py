@@ -9,11 +9,9 @@ before loads are refused with a clear error.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from fake_shims import HELD_LOCK, build
 from lifecycle_support import run_python
 

@@ -17,13 +17,11 @@ flag by flag to name the culprit.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from pathlib import Path
 
 import llvmplug
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from option_values import BACKENDS, HOST, backend, flag, module_for, values  # noqa: E402
 
 MODULE = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()

@@ -78,12 +78,6 @@ def link(parts: list[bytes], directory, cc: str, name: str) -> ctypes.CDLL:
     return ctypes.CDLL(str(library))
 
 
-@pytest.fixture(scope="module")
-def plugin():
-    with llvmplug.Plugin(private=True) as private:
-        yield private
-
-
 @pytest.mark.parametrize(
     "parts, level", [(2, "-O2"), (4, "-O2"), (2, "-O0"), (2, "-O3"), (3, "-O1"), (2, "-passes=instcombine")]
 )

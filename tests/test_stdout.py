@@ -24,7 +24,7 @@ PRINTING = ["-mattr=+lvi-load-hardening", "-x86-lvi-load-dot-verify"]
 
 SCRIPT = f"""
 import llvmplug
-with llvmplug.Plugin(private=True, options="all") as plugin:
+with llvmplug.Plugin(private=True, policy="all") as plugin:
     plugin.compile({IR!r}, flags={PRINTING!r})
 """
 
@@ -46,7 +46,7 @@ def test_cli_writes_a_valid_object_to_stdout_with_a_printing_flag():
         input=IR.encode(), capture_output=True, cwd=tempfile.gettempdir(), timeout=120,
     )
     assert result.returncode == 0, result.stderr.decode()
-    with llvmplug.Plugin(private=True, options="all") as plugin:
+    with llvmplug.Plugin(private=True, policy="all") as plugin:
         expected = plugin.compile(IR, flags=PRINTING)
     assert result.stdout == expected and expected.startswith(b"\x7fELF")
 

@@ -7,12 +7,10 @@ default Plugin the other tests share.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import llvmplug
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from lifecycle_support import generated_module, run_python
 
 
@@ -20,41 +18,35 @@ def syntax(asm: bytes) -> str:
     return asm.split()[0].decode()
 
 
-@pytest.fixture
-def plugin():
-    with llvmplug.Plugin(private=True) as private:
-        yield private
-
-
 def option(plugin: llvmplug.Plugin, name: str) -> dict:
     [found] = [o for o in plugin.options(name) if o["name"] == name]
     return found
 
 
-def test_per_call_flag_overrides_a_sticky_option_for_that_call_only(plugin, arith_ir):
-    plugin.set_options("-x86-asm-syntax=intel")
-    assert syntax(plugin.compile(arith_ir, output="asm")) == ".intel_syntax"
-    assert syntax(plugin.compile(arith_ir, flags="-x86-asm-syntax=att", output="asm")) == ".att_syntax"
-    assert syntax(plugin.compile(arith_ir, output="asm")) == ".intel_syntax"
+def test_per_call_flag_overrides_a_sticky_option_for_that_call_only(fresh_plugin, arith_ir):
+    fresh_plugin.set_options("-x86-asm-syntax=intel")
+    assert syntax(fresh_plugin.compile(arith_ir, output="asm")) == ".intel_syntax"
+    assert syntax(fresh_plugin.compile(arith_ir, flags="-x86-asm-syntax=att", output="asm")) == ".att_syntax"
+    assert syntax(fresh_plugin.compile(arith_ir, output="asm")) == ".intel_syntax"
     # also after a call that failed with the override in force
     with pytest.raises(llvmplug.ParseError):
-        plugin.compile("not IR", flags="-x86-asm-syntax=att", output="asm")
-    assert syntax(plugin.compile(arith_ir, output="asm")) == ".intel_syntax"
-    assert option(plugin, "x86-asm-syntax")["value"] == "intel"
+        fresh_plugin.compile("not IR", flags="-x86-asm-syntax=att", output="asm")
+    assert syntax(fresh_plugin.compile(arith_ir, output="asm")) == ".intel_syntax"
+    assert option(fresh_plugin, "x86-asm-syntax")["value"] == "intel"
 
 
-def test_options_reports_sticky_values(plugin):
-    before = option(plugin, "align-loops")
+def test_options_reports_sticky_values(fresh_plugin):
+    before = option(fresh_plugin, "align-loops")
     assert before["sticky"] is False and before["value"] == "0"
-    plugin.set_options(["-align-loops=32", "-x86-asm-syntax=intel"])
-    aligned = option(plugin, "align-loops")
+    fresh_plugin.set_options(["-align-loops=32", "-x86-asm-syntax=intel"])
+    aligned = option(fresh_plugin, "align-loops")
     assert aligned["sticky"] is True and aligned["value"] == "32"
-    asm = option(plugin, "x86-asm-syntax")
+    asm = option(fresh_plugin, "x86-asm-syntax")
     assert asm == {**asm, "sticky": True, "value": "intel", "default": "att"}
-    assert option(plugin, "unroll-max-count")["sticky"] is False
-    plugin.set_options("-align-loops=16")  # set again: the new value replaces the old
-    assert option(plugin, "align-loops")["value"] == "16"
-    assert option(plugin, "x86-asm-syntax")["value"] == "intel"  # others stay
+    assert option(fresh_plugin, "unroll-max-count")["sticky"] is False
+    fresh_plugin.set_options("-align-loops=16")  # set again: the new value replaces the old
+    assert option(fresh_plugin, "align-loops")["value"] == "16"
+    assert option(fresh_plugin, "x86-asm-syntax")["value"] == "intel"  # others stay
 
 
 @pytest.mark.parametrize(
@@ -65,24 +57,24 @@ def test_options_reports_sticky_values(plugin):
         "-x86-asm-syntax=att -align-loops=8 -x86-asm-syntax=nonsense",  # bad value for an option just set
     ],
 )
-def test_set_options_is_all_or_nothing(plugin, arith_ir, bad):
-    plugin.set_options("-x86-asm-syntax=intel -unroll-max-count=3")
-    listed = plugin.options()
-    asm = plugin.compile(arith_ir, output="asm")
-    obj = plugin.compile(generated_module(4), flags="-O3")
+def test_set_options_is_all_or_nothing(fresh_plugin, arith_ir, bad):
+    fresh_plugin.set_options("-x86-asm-syntax=intel -unroll-max-count=3")
+    listed = fresh_plugin.options()
+    asm = fresh_plugin.compile(arith_ir, output="asm")
+    obj = fresh_plugin.compile(generated_module(4), flags="-O3")
     with pytest.raises(llvmplug.OptionError):
-        plugin.set_options(bad)
-    assert plugin.options() == listed
-    assert plugin.compile(arith_ir, output="asm") == asm
-    assert plugin.compile(generated_module(4), flags="-O3") == obj
+        fresh_plugin.set_options(bad)
+    assert fresh_plugin.options() == listed
+    assert fresh_plugin.compile(arith_ir, output="asm") == asm
+    assert fresh_plugin.compile(generated_module(4), flags="-O3") == obj
 
 
-def test_set_options_rejects_bad_arguments(plugin):
+def test_set_options_rejects_bad_arguments(fresh_plugin):
     with pytest.raises(llvmplug.ArgumentTypeError):
-        plugin.set_options(42)
+        fresh_plugin.set_options(42)
     with pytest.raises(llvmplug.ArgumentError):
-        plugin.set_options("-x86-asm-syntax=intel\0")
-    assert option(plugin, "x86-asm-syntax")["sticky"] is False
+        fresh_plugin.set_options("-x86-asm-syntax=intel\0")
+    assert option(fresh_plugin, "x86-asm-syntax")["sticky"] is False
 
 
 # The options below change what LLVM emits: the assembly syntax, the
