@@ -132,6 +132,7 @@ std::vector<std::string> unknownComponents(StringRef text) {
     check("environment", environment, triple.getEnvironment() != Triple::UnknownEnvironment,
           Triple::getEnvironmentTypeName(triple.getEnvironment()));
   return found;
+}
 
 namespace {
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _args, errors
+from .gpu import libdevice
 from .plugin import OUTPUTS, Plugin
 
 SUFFIXES = {"obj": ".o", "asm": ".s", "bc": ".bc", "ll": ".ll"}
@@ -31,7 +32,7 @@ examples:
   llvmplug --version
   llvmplug compile add.ll -o add.o -O3 -relocation-model=pic
   llvmplug compile add.ll --emit asm -o - -x86-asm-syntax=intel
-  llvmplug compile kernel.ll --target nvptx64-nvidia-cuda --link libdevice.bc --emit asm
+  llvmplug compile kernel.ll --target nvptx64-nvidia-cuda --libdevice --emit asm
   cat add.bc | llvmplug compile - --emit ll -o add.opt.ll
   llvmplug info
   llvmplug info --target aarch64-linux-gnu
@@ -43,7 +44,8 @@ examples:
 # Our own options; every other argument is an LLVM flag. argparse cannot be
 # left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
 _OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--link", "--isolation", "--options")
-_OUR_LONG_OPTIONS = (*_OURS_WITH_VALUE[1:], "--help")
+_OUR_FLAGS = ("--libdevice",)
+_OUR_LONG_OPTIONS = (*_OURS_WITH_VALUE[1:], *_OUR_FLAGS, "--help")
 
 
 class UsageError(Exception):
@@ -58,7 +60,8 @@ def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
         name = arg.split("=", 1)[0]
         if arg in _OURS_WITH_VALUE:
             ours += [arg, next(args, "")]
-        elif name in _OURS_WITH_VALUE[1:] or arg in ("-h", "--help") or not arg.startswith("-") or arg == "-":
+        elif (name in _OURS_WITH_VALUE[1:] or arg in ("-h", "--help", *_OUR_FLAGS) or not arg.startswith("-")
+              or arg == "-"):
             ours.append(arg)
         else:
             close = difflib.get_close_matches(name, _OUR_LONG_OPTIONS, n=1, cutoff=0.75)
@@ -86,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         description=COMPILE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[--link FILE]... [--isolation {none,process}] [--options {safe,all}] [-O0..-O3] [LLVM flags...]",
+        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
     compile_.add_argument(
@@ -98,6 +101,8 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--emit", choices=OUTPUTS, default="obj", help="what to produce (default: obj)")
     compile_.add_argument("--link", metavar="FILE", action="append", default=[],
                           help="IR or bitcode to link in before optimisation (repeatable)")
+    compile_.add_argument("--libdevice", action="store_true",
+                          help="link NVIDIA's libdevice in (found in the nvidia-nvvm wheel, or $CUDA_HOME)")
     compile_.add_argument("--isolation", choices=_args.ISOLATIONS, default="none",
                           help="'process' compiles in a child process (a crash of LLVM is contained)")
     compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
@@ -175,6 +180,8 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     else:
         module = Path(args.input).read_bytes()
     link = [Path(name).read_bytes() for name in args.link]
+    if args.libdevice:
+        link.append(libdevice())
     with Plugin(isolation=args.isolation, policy=args.options) as plugin:
         try:
             data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)

@@ -261,3 +261,13 @@ def test_options_says_when_nothing_matched_and_shows_every_class():
     listed = [line for line in run("options", "x86-*").stdout.decode().splitlines() if line.startswith("-x86-")]
     assert len(listed) > 20
     assert all("  [allowed: value]  " in line or "  [refused by default: " in line for line in listed)
+
+
+def test_libdevice_is_linked_for_the_user(tmp_path):
+    """--libdevice finds nvidia-nvvm's libdevice: the kernel's calls are resolved (nothing left to ptxas)."""
+    pytest.importorskip("nvidia", reason="nvidia-nvvm is in the test extra")
+    out = tmp_path / "kernel.ptx"
+    result = run("compile", str(DATA / "libdevice-kernel.ll"), "--libdevice", "--emit", "asm", "-o", str(out),
+                 "-mcpu=sm_80")
+    assert result.returncode == 0, result.stderr
+    assert b".entry kernel" in out.read_bytes() and b"__nv_expf" not in out.read_bytes()
