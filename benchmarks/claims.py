@@ -55,6 +55,7 @@ def _instances(report: dict[str, Any], name: str) -> dict[str, Any]:
 CLAIMS: dict[str, Callable[[dict[str, Any]], str]] = {
     "standby_reset": lambda r: ms(_reset(r, "Plugin(private=True, standby=True).reload()")),
     "plain_reset": lambda r: ms(_reset(r, "Plugin(private=True).reload()")),
+    "process_standby_reset": lambda r: ms(_reset(r, 'Plugin(isolation="process", standby=True).reload()')),
     "fresh_worker": lambda r: ms(_reset(r, "fresh worker process (start Python, import llvmplug, load)")),
     "standby_memory": lambda r: mib(_section(r, "reset")["rss"]["standby"] - _section(r, "reset")["rss"]["plain"]),
     "cache_hit": lambda r: ms(_median(_section(r, "cache")["rows"], "hit in memory")),
