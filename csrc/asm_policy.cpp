@@ -119,7 +119,7 @@ const char *why(Kind kind) {
 
 [[noreturn]] void refuse(const std::string &where, const std::string &what) {
   throw Failure(LLVMPLUG_ERROR_OPTION, where + ": the safe policy refuses " + what +
-                                           "; Plugin(options=\"all\") assembles it as LLVM does");
+                                           "; Plugin(policy=\"all\") assembles it as LLVM does");
 }
 
 [[noreturn]] void unbounded(const std::string &where, const std::string &what) {

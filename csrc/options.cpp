@@ -411,12 +411,12 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef 
                       bound(verdict.minValue) + " to " + bound(verdict.maxValue) + ", read as " +
                       (reader == ValueReader::Unknown ? "a plain decimal number"
                                                       : "the option's parser reads it") +
-                      " (" + verdict.reason + "); other values only with Plugin(options=\"all\")");
+                      " (" + verdict.reason + "); other values only with Plugin(policy=\"all\")");
   }
   throw Failure(LLVMPLUG_ERROR_OPTION,
                 "option '-" + name.str() + "' is refused by the safe option policy (" +
                     className(verdict.kind) + ": " + verdict.reason +
-                    "); it is allowed only with Plugin(options=\"all\"), for trusted callers");
+                    "); it is allowed only with Plugin(policy=\"all\"), for trusted callers");
 }
 
 void OptionRegistry::checkPipeline(StringRef passes) const {

@@ -130,7 +130,4 @@ def error_for(status: int, message: str) -> LLVMPlugError:
     # LLVM quotes what it rejects; a megabyte-long flag would make a
     # megabyte-long message. No real name or value is that long.
     message = re.sub(r"\S{1024,}", _abridge, message)
-    # The shim's refusals name the policy by its keyword before the rename
-    # (Plugin(options=...) became Plugin(policy=...)).
-    message = message.replace('Plugin(options="all")', POLICY_ALL)
     return kind(message or f"llvmplug call failed with status {status}")
