@@ -12,8 +12,10 @@ Run by path with a JSON request; prints one JSON object:
 - ``{"what": "standby", "module": IR, "standby": bool}``: RSS with one private
   Plugin that compiled, with or without its warmed standby copy;
 - ``{"what": "floor", "number": N, "repeat": R}``: best mean seconds per
-  compile of an empty module (-O2, and -O2 -passes=), as this process's
-  environment configures the shim (LLVMPLUG_NO_MACHINE_CACHE).
+  compile of an empty module (-O2, -O2 -passes=, and -O2 to bitcode), and
+  per bare call through the boundary (``llvmplug_set_policy``: the stack
+  LLVM runs on, the lock, the result), as this process's environment
+  configures the shim (LLVMPLUG_NO_MACHINE_CACHE, LLVMPLUG_THREAD_PER_CALL).
 """
 
 from __future__ import annotations
@@ -90,10 +92,22 @@ def standby(module: str, standby: bool) -> int | None:
 def floor(number: int, repeat: int) -> dict[str, float]:
     import llvmplug
 
+    from llvmplug import _abi
+
     plugin = llvmplug.Plugin(private=True)
     empty = "; an empty module\n"
-    return {flags: min(timed(lambda f=flags: plugin.compile(empty, flags=f), repeat, number))
-            for flags in ("-O2", "-O2 -passes=")}
+    result = {flags: min(timed(lambda f=flags: plugin.compile(empty, flags=f), repeat, number))
+              for flags in ("-O2", "-O2 -passes=")}
+    result["-O2 bc"] = min(timed(lambda: plugin.compile(empty, flags="-O2", output="bc"), repeat, number))
+    lib = plugin._backend._owned["library"].lib  # noqa: SLF001 - the bare C call, past the Python layer
+    out = _abi.ffi().new("llvmplug_result **")
+
+    def boundary() -> None:
+        lib.llvmplug_set_policy(lib.LLVMPLUG_POLICY_SAFE, out)
+        lib.llvmplug_result_free(out[0])
+
+    result["boundary"] = min(timed(boundary, repeat, number * 10))
+    return result
 
 
 if __name__ == "__main__":
