@@ -43,7 +43,7 @@
 
 /* Outside the cdef region: cffi reads only plain integer #defines. */
 #define LLVMPLUG_ABI_MAJOR 2
-#define LLVMPLUG_ABI_MINOR 0
+#define LLVMPLUG_ABI_MINOR 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,7 +54,7 @@ extern "C" {
 /* major << 16 | minor: LLVMPLUG_ABI_MAJOR and LLVMPLUG_ABI_MINOR above (a
  * static_assert in abi.cpp keeps the three in step). A loader states the
  * major it speaks and the least minor it needs, and refuses anything else. */
-#define LLVMPLUG_ABI_VERSION 0x00020000
+#define LLVMPLUG_ABI_VERSION 0x00020001
 
 typedef enum llvmplug_status {
   LLVMPLUG_OK = 0,
@@ -102,6 +102,14 @@ typedef struct llvmplug_result llvmplug_result;
 /* LLVMPLUG_ABI_VERSION as compiled into the library. Never fails. */
 LLVMPLUG_API unsigned llvmplug_abi_version(void);
 
+/* This build's id (since ABI 2.1): 64 hex digits, a SHA-256 over the
+ * shim's sources, the LLVM SDK and the build configuration, fixed when the
+ * library is built. Builds with the same id compile alike, so a cache may
+ * key on it. The same text is installed beside the library (its file name
+ * plus ".build-id") to be read without loading it. Never fails, initialises
+ * nothing; the string is static. */
+LLVMPLUG_API const char *llvmplug_build_id(void);
+
 /* Compile one module, with other modules linked into it first.
  *  modules, module_count: modules[0] is the module to compile; the others
  *    (e.g. libdevice) are linked into it before optimisation, keeping only
@@ -133,7 +141,7 @@ LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
                                               llvmplug_result **out);
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
- * host_triple, process_triple, host_cpu, host_features, targets (name,
+ * build_id, host_triple, process_triple, host_cpu, host_features, targets (name,
  * description) and limits (max_nesting_depth). */
 LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
 

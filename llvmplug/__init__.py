@@ -35,6 +35,8 @@ from .errors import (
     VerifyError,
     WorkerCrashedError,
 )
+from . import _args
+from . import cache as _cache
 from ._args import Flags, Module
 from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
 from .cache import Cache, CacheStats, fingerprint
@@ -98,8 +100,23 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     link: Sequence[Module] = (),
     cache: Cache | None = _PLUGIN_CACHE,
 ) -> bytes:
-    """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`."""
-    return default_plugin().compile(module, target, flags, output=output, link=link, cache=cache)
+    """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`.
+
+    With a ``cache``, a hit before the default Plugin exists loads nothing
+    (unless the output may depend on the host, e.g. ``-mcpu=native``): a
+    build system or a command line that runs one compile per process pays
+    for LLVM only on a miss.
+    """
+    missed = None
+    if _default is None and isinstance(cache, Cache):
+        value, missed = _cache.lookup_unloaded(cache, module, target, flags, output, link)
+        if value is not None:
+            return value
+    plugin = default_plugin()
+    if missed is not None:
+        return plugin._compile(module, target, flags, output, link, None, cache, parts=0,  # noqa: SLF001
+                               outputs=_args.OUTPUTS, missed=missed)[0]
+    return plugin.compile(module, target, flags, output=output, link=link, cache=cache)
 
 
 def compile_parts(

@@ -93,10 +93,6 @@ class Plugin:
                 "standby needs private=True in process: the standby is a second copy "
                 "loaded in this process, and only a private copy can be loaded twice"
             )
-        # Which build of the shim this Plugin runs, for the cache's key: a file
-        # replaced while it was being loaded leaves the build unknown (None),
-        # and such a Plugin's compiles are neither looked up nor stored.
-        stamp = _cache.file_stamp(self.path)
         self._backend: Backend
         if self._isolation == "process":
             self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
@@ -105,12 +101,6 @@ class Plugin:
         else:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
                                          reload_after_fatal=reload_after_fatal, standby=standby)
-        self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None
-        template = _loader.template_stamp(self.path) if private and self._isolation == "none" else None
-        if template is not None:
-            # A private copy runs the bytes this process read first (the memfd
-            # template), whatever the file holds now.
-            self._shim_stamp = (str(self.path), *template)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -279,7 +269,7 @@ class Plugin:
                              outputs=_args.PART_OUTPUTS)
 
     def _compile(self, module: Any, target: Any, flags: Any, output: Any, link: Any, timeout: Any,
-                 cache: Any, *, parts: int, outputs: Sequence[str]) -> list[bytes]:
+                 cache: Any, *, parts: int, outputs: Sequence[str], missed: str | None = None) -> list[bytes]:
         seconds = _args.timeout(timeout, self._isolation)
         modules = _args.modules(module, link)
         triple = _args.target(target)
@@ -293,7 +283,7 @@ class Plugin:
             return data if parts else data[0]  # the cache stores one output as plain bytes
 
         result = _cache.cached(chosen, self, run, modules[0], target, flags, output, modules[1:],
-                               parts or None)
+                               parts or None, missed)
         return list(result) if parts else [result]
 
     def info(self) -> dict[str, Any]:
