@@ -15,7 +15,14 @@ Run by path with a JSON request; prints one JSON object:
   compile of an empty module (-O2, -O2 -passes=, and -O2 to bitcode), and
   per bare call through the boundary (``llvmplug_set_policy``: the stack
   LLVM runs on, the lock, the result), as this process's environment
-  configures the shim (LLVMPLUG_NO_MACHINE_CACHE, LLVMPLUG_THREAD_PER_CALL).
+  configures the shim (LLVMPLUG_NO_MACHINE_CACHE, LLVMPLUG_THREAD_PER_CALL);
+- ``{"what": "threads", "seconds": S, "rounds": R}``: per backend (x86, AArch64,
+  NVPTX, AMDGPU), modules per second of 1 and of 2 threads compiling on one
+  private copy, in interleaved rounds, the CPUs the two kept busy, and how
+  often both threads were running or ready to run (sampled from /proc: a
+  thread waiting on the other's lock sleeps), which does not depend on the
+  CPUs the machine had to give; as the environment configures the shim
+  (LLVMPLUG_PREVIOUS_SHARING).
 """
 
 from __future__ import annotations
@@ -110,8 +117,81 @@ def floor(number: int, repeat: int) -> dict[str, float]:
     return result
 
 
+# Each backend's module: tests/data/sweep.ll (calls, a loop, a switch,
+# floating point), plus a kernel for the GPUs; flags as a GPU user gives them.
+BACKENDS = {"x86": ("x86_64-unknown-linux-gnu", [], "obj"), "AArch64": ("aarch64-unknown-linux-gnu", [], "obj"),
+            "NVPTX": ("nvptx64-nvidia-cuda", ["-mcpu=sm_80"], "asm"),
+            "AMDGPU": ("amdgcn-amd-amdhsa", ["-mcpu=gfx90a"], "obj")}
+
+
+def threads(seconds: float, rounds: int) -> dict[str, Any]:
+    import statistics
+    import threading
+    import time
+
+    import llvmplug
+
+    tests = Path(__file__).resolve().parents[1] / "tests"
+    sys.path.insert(0, str(tests))
+    from option_values import module_for
+
+    sweep = (tests / "data" / "sweep.ll").read_text()
+    plugin = llvmplug.Plugin(private=True)
+
+    def state(tid: int) -> str:
+        # The field after "(comm)" in /proc/self/task/TID/stat: R runs or waits
+        # for a CPU, S sleeps (on the runtime lock, say).
+        try:
+            return Path(f"/proc/self/task/{tid}/stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            return "?"
+
+    def rate(count: int, module: str, triple: str, flags: list[str], output: str) -> tuple[float, float, float]:
+        done = [0] * count
+        tids: list[int] = []
+        stop = time.perf_counter() + seconds
+
+        def work(index: int) -> None:
+            tids.append(threading.get_native_id())
+            while time.perf_counter() < stop:
+                plugin.compile(module, triple, ["-O2", *flags], output=output)
+                done[index] += 1
+
+        lanes = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+        start, cpu = time.perf_counter(), time.process_time()
+        for lane in lanes:
+            lane.start()
+        samples = both = 0
+        while count > 1 and sys.platform.startswith("linux") and time.perf_counter() < stop - 0.01:
+            time.sleep(0.002)
+            states = [state(tid) for tid in list(tids)]
+            samples += 1
+            both += len(states) == count and all(s == "R" for s in states)
+        for lane in lanes:
+            lane.join()
+        wall = time.perf_counter() - start
+        return sum(done) / wall, (time.process_time() - cpu) / wall, both / samples if samples else float("nan")
+
+    result = {}
+    for name, (triple, flags, output) in BACKENDS.items():
+        module = module_for(triple, sweep)
+        rate(1, module, triple, flags, output)  # warm up
+        ratios, busy, ones, overlap = [], [], [], []
+        for _ in range(rounds):
+            one, _, _ = rate(1, module, triple, flags, output)
+            two, cpus, both = rate(2, module, triple, flags, output)
+            ratios.append(two / one)
+            busy.append(cpus)
+            ones.append(one)
+            overlap.append(both)
+        result[name] = {"ratio": statistics.median(ratios), "cpus_busy": statistics.median(busy),
+                        "per_second_one": statistics.median(ones), "both_running": statistics.median(overlap)}
+    plugin.unload()
+    return result
+
+
 if __name__ == "__main__":
     request = json.loads(sys.argv[1])
     what = request.pop("what")
     print(json.dumps({"instances": instances, "cycles": cycles, "llvmlite": llvmlite, "standby": standby,
-                      "floor": floor}[what](**request)))
+                      "floor": floor, "threads": threads}[what](**request)))

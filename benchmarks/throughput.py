@@ -5,6 +5,10 @@ Each row beside its peer or the previous design, in the same run:
 - threads: ``llvmplug.compile`` of the median corpus module from 2 threads
   vs 1 (target >= 1.8x), beside 2 threads whose calls set a per-call option
   and so run one at a time (what every call did before the readers-writer lock);
+- backends: 2 threads vs 1 on one copy compiling an x86, AArch64, NVPTX
+  (-mcpu=sm_80) and AMDGPU (-mcpu=gfx90a) module (target >= 1.8x each),
+  beside the sharing before issue 20 (only x86 without per-call options
+  shared the copy: LLVMPLUG_PREVIOUS_SHARING=1), each in a fresh process;
 - instances: 2 private instances vs 1 (target >= 1.7x), beside the two Pools,
   each configuration running for a fixed time, in turns (slices);
 - split: the corpus merged into one module, ``compile_parts(parts=2)`` vs a
@@ -111,7 +115,10 @@ def _split(quick: bool) -> dict[str, Any]:
 
 def run(quick: bool) -> dict[str, Any]:
     request = {"what": "floor", "number": 200 if quick else 1000, "repeat": 3 if quick else 7}
-    return {"threads": _threads(quick), "instances": _instances(quick), "split": _split(quick),
+    backends = {"what": "threads", "seconds": 0.5 if quick else 2.0, "rounds": 2 if quick else 5}
+    return {"threads": _threads(quick),
+            "backends": {"now": probe(backends), "previous": probe(backends, {"LLVMPLUG_PREVIOUS_SHARING": "1"})},
+            "instances": _instances(quick), "split": _split(quick),
             "floor": {"reuse": probe(request), "fresh": probe(request, {"LLVMPLUG_NO_MACHINE_CACHE": "1"}),
                       "thread": probe(request, {"LLVMPLUG_THREAD_PER_CALL": "1"})}}
 
@@ -125,7 +132,15 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
     t, s, f = result["threads"], result["split"], result["floor"]
     reuse, fresh = f["reuse"]["-O2"], f["fresh"]["-O2"]
     switched, thread = f["reuse"], f["thread"]
+    now, previous = result["backends"]["now"], result["backends"]["previous"]
     return [
+        *({"target": f"2 threads on one copy >= 1.8x of 1 thread ({name} module)", "met": row["ratio"] >= 1.8,
+           "measured": f"{row['ratio']:.2f}x ({row['cpus_busy']:.2f} CPUs busy, both threads running "
+                       f"{row['both_running']:.0%} of the time); sharing before issue 20: "
+                       f"{previous[name]['ratio']:.2f}x ({previous[name]['cpus_busy']:.2f} CPUs busy, both running "
+                       f"{previous[name]['both_running']:.0%})",
+           "note": _busy(row["cpus_busy"], 2).strip()}
+          for name, row in now.items()),
         {"target": "2 threads on llvmplug.compile >= 1.8x of 1 thread", "met": t["ratio"] >= 1.8,
          "measured": f"{t['ratio']:.2f}x ({t['cpus_busy_two']:.2f} CPUs busy); previous design (every call "
                      f"exclusive, as with a per-call option now): {t['ratio_per_call_option']:.2f}x",

@@ -32,6 +32,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 
 using namespace llvm;
@@ -399,6 +401,17 @@ bool valuesOnly(const OptionRegistry &registry, const std::vector<Setting> &sett
   });
 }
 
+// LLVMPLUG_PREVIOUS_SHARING=1: compiles share the copy only as before issue
+// 20 (x86 without per-call options), for benchmarks/throughput.py to measure
+// that design beside this one in the same run.
+bool previousSharing() {
+  static const bool chosen = [] {
+    const char *value = std::getenv("LLVMPLUG_PREVIOUS_SHARING");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return chosen;
+}
+
 // The module's own triple, read without parsing it: from bitcode's module
 // block, or from IR text's `target triple = "..."` line ("" if none). A
 // guess that parsing confirms (compileRequest throws RunAlone otherwise).
@@ -458,8 +471,9 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
     SharedLock shared(runtimeLock());
     const OptionRegistry &registry = runtime();
     std::vector<Setting> settings = registry.resolve(request.llvmFlags); // a typo changes nothing
+    Triple expected = expectedTriple(request, settings, bytes);
     if (!registry.stickyBeyondValues() && valuesOnly(registry, settings) &&
-        !targetWritesOptions(expectedTriple(request, settings, bytes))) {
+        !targetWritesOptions(expected) && !(previousSharing() && (!settings.empty() || !expected.isX86()))) {
       OptionGroups &groups = optionGroups();
       groups.enter(registry, settings, optionSetKey(settings));
       struct Leave {
