@@ -18,12 +18,14 @@
  *    unknown option, unknown target...) is reported through the result.
  *  - No C++ exception and no LLVM fatal error crosses this boundary.
  *  - LLVM's command-line options are process-wide inside one loaded copy of
- *    the shim. Within one copy, compiles that change no option run
- *    concurrently; anything that changes an option runs alone (a
- *    readers-writer lock). Separate copies (loaded from different files)
- *    share nothing.
- *  - LLVM runs on a thread of the shim's with a large stack, so input
- *    nested up to the limit llvmplug_info reports cannot overflow the
+ *    the shim. Within one copy, compiles run concurrently when they set the
+ *    same per-call options (or none); a compile with another set waits for
+ *    them, and whatever changes options for good runs alone (see
+ *    llvmplug_compile). Separate copies (loaded from different files) share
+ *    nothing.
+ *  - LLVM runs on a large stack of the shim's (the calling thread switches
+ *    onto it where the platform allows, else a thread of the shim's), so
+ *    input nested up to the limit llvmplug_info reports cannot overflow the
  *    caller's stack; deeper input fails with LLVMPLUG_ERROR_LIMIT.
  */
 #ifndef LLVMPLUG_H
@@ -129,10 +131,13 @@ LLVMPLUG_API const char *llvmplug_build_id(void);
  *  out: receives the result: one part per output (the object file,
  *    assembly, bitcode or IR text); on failure the message says what was
  *    wrong. On success the message holds LLVM's warnings, if any.
- *  X86 compiles that set no per-call option run concurrently with each
- *  other; a call with per-call options, a compile for another backend (their
- *  code generators write LLVM options of their own), and every call that
- *  changes sticky options or the policy, runs alone. */
+ *  Compiles with the same per-call options (or none) run concurrently with
+ *  each other; a compile with another set waits until they are done. Alone
+ *  run: a compile for a backend whose code generator writes LLVM options of
+ *  its own (WebAssembly, PowerPC, Hexagon, BPF, AVR, Lanai, and any backend
+ *  not measured to write none), a compile with per-call options beyond the
+ *  safe policy's values, and every call that changes sticky options or the
+ *  policy. */
 LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
                                               size_t module_count,
                                               const char *target,
