@@ -446,7 +446,10 @@ void OptionGroups::enter(const OptionRegistry &registry, const std::vector<Setti
                          const std::string &key) {
   std::unique_lock<std::mutex> hold(lock_);
   ++waiting_[key];
-  auto othersWaiting = [&] { return waitingTotal() - waiting_[current_]; };
+  auto othersWaiting = [&] {
+    auto same = waiting_.find(current_);
+    return waitingTotal() - (same == waiting_.end() ? 0 : same->second);
+  };
   // Join the running group if it has this option set, unless others have
   // waited while it admitted a burst (so that no set starves); start a group
   // when the copy is idle.

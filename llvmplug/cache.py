@@ -149,10 +149,12 @@ def fingerprint(
     Equal fingerprints mean equal outputs of ``plugin.compile`` with these
     arguments; any change to the module, target, flags (as given, so
     ``"-O2 -g"`` and ``["-O2", "-g"]`` differ), output, linked modules (in
-    order), parts, the Plugin's sticky options or option policy, its host
-    CPU and features (what ``-mcpu=native`` and the default target resolve
-    to), the shim file or LLVM's version gives another fingerprint. Use it to
-    key a cache of your own.
+    order), parts, the Plugin's sticky options or option policy, the shim's
+    build (its build id, which covers LLVM's version) gives another
+    fingerprint, and so do the host's CPU, features and triples when the
+    output can depend on them (``native`` anywhere in the flags, sticky
+    options or modules; the default triple where LLVM computes it at run
+    time). Use it to key a cache of your own.
 
     Args:
         plugin: the Plugin that will compile; ``None`` means the default
@@ -160,8 +162,9 @@ def fingerprint(
 
     Raises:
         ArgumentError, ArgumentTypeError: an argument of the wrong type.
-        LibraryLoadError: the Plugin's shim file changed since it was
-            loaded, so the build that runs cannot be identified.
+        LibraryLoadError: the build the Plugin runs cannot be identified (a
+            shim without a build id, or its file replaced by another build
+            while this process had it loaded).
     """
     if plugin is None:
         from . import default_plugin
