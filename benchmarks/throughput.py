@@ -24,7 +24,10 @@ Each row beside its peer or the previous design, in the same run:
 The parallel rows need idle CPUs: Linux shares CPU time between sessions, so
 while other work runs two threads get less than two CPUs. "CPUs busy" (the
 lanes' CPU time over wall time) says what the run had; the verdict still
-scores the wall-clock ratio.
+scores the wall-clock ratio. On a busy machine a design that starts a thread
+per call (before issue 20) gets more CPU time than one whose threads keep
+running, because the scheduler places each new thread favourably; "modules
+per CPU-second" and "both threads running" do not depend on that.
 """
 
 from __future__ import annotations
