@@ -299,3 +299,42 @@ def test_every_backend_shared_by_threads_matches_one_thread():
         for (m, r, _), values in table.items():
             triple, output, flags = BACKEND_REQUESTS[r]
             assert plugin.compile(modules[m], triple, flags, output=output) == values[""]
+
+
+# The backends compiles share the copy for (csrc/options.cpp, targetWritesOptions):
+# measured to write no LLVM option while compiling. If a new LLVM makes one of
+# them write, its writes would reach concurrent compiles of other backends.
+SHARING_BACKENDS = (
+    ("x86_64-unknown-linux-gnu", "obj", ""),
+    ("aarch64-unknown-linux-gnu", "obj", "-mattr=+sve2"),
+    ("amdgcn-amd-amdhsa", "obj", "-mcpu=gfx90a"),
+    ("nvptx64-nvidia-cuda", "asm", "-mcpu=sm_80"),
+    ("armv7a-unknown-linux-gnueabihf", "obj", ""),
+    ("riscv64-unknown-linux-gnu", "obj", "-mattr=+v"),
+    ("mips-unknown-linux-gnu", "obj", ""),
+    ("s390x-unknown-linux-gnu", "obj", ""),
+    ("spirv64-unknown-unknown", "obj", ""),
+    ("loongarch64-unknown-linux-gnu", "obj", ""),
+    ("sparcv9-unknown-linux-gnu", "obj", ""),
+    ("msp430", "obj", ""),
+)
+
+
+def test_backends_that_share_the_copy_write_no_option():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
+    from option_values import module_for
+
+    sweep = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
+    with llvmplug.Plugin(private=True) as plugin:
+        before = {o["name"]: o["value"] for o in plugin.options()}
+        for triple, output, flags in SHARING_BACKENDS:
+            try:
+                plugin.target_info(triple)
+            except llvmplug.TargetError:
+                continue  # built without it (LLVMPLUG_TARGETS)
+            for level in ("-O0", "-O2"):
+                plugin.compile(module_for(triple, sweep), triple, f"{level} {flags}", output=output)
+            after = {o["name"]: o["value"] for o in plugin.options()}
+            assert after == before, (triple, {k: (before.get(k), v) for k, v in after.items() if before.get(k) != v})
