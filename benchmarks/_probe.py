@@ -19,10 +19,9 @@ Run by path with a JSON request; prints one JSON object:
 - ``{"what": "threads", "seconds": S, "rounds": R}``: per backend (x86, AArch64,
   NVPTX, AMDGPU), modules per second of 1 and of 2 threads compiling on one
   private copy, in interleaved rounds, the CPUs the two kept busy, and how
-  often both threads were running or ready to run (sampled from /proc: a
-  thread waiting on the other's lock sleeps), which does not depend on the
-  CPUs the machine had to give; as the environment configures the shim
-  (LLVMPLUG_PREVIOUS_SHARING).
+  much of the time a thread slept (on the other's lock: this does not depend
+  on the CPUs the machine had to give); as the environment configures the
+  shim (LLVMPLUG_PREVIOUS_SHARING).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import rss_bytes, timed  # noqa: E402 - after the path set-up above
+from _common import rss_bytes, throughput, timed  # noqa: E402 - after the path set-up above
 
 
 def instances(module: str, count: int) -> dict[str, Any]:
@@ -126,8 +125,6 @@ BACKENDS = {"x86": ("x86_64-unknown-linux-gnu", [], "obj"), "AArch64": ("aarch64
 
 def threads(seconds: float, rounds: int) -> dict[str, Any]:
     import statistics
-    import threading
-    import time
 
     import llvmplug
 
@@ -138,54 +135,23 @@ def threads(seconds: float, rounds: int) -> dict[str, Any]:
     sweep = (tests / "data" / "sweep.ll").read_text()
     plugin = llvmplug.Plugin(private=True)
 
-    def state(tid: int) -> str:
-        # The field after "(comm)" in /proc/self/task/TID/stat: R runs or waits
-        # for a CPU, S sleeps (on the runtime lock, say).
-        try:
-            return Path(f"/proc/self/task/{tid}/stat").read_text().rpartition(")")[2].split()[0]
-        except OSError:
-            return "?"
+    def rate(count: int, module: str, triple: str, flags: list[str], output: str) -> dict[str, Any]:
+        def compile_one(_: str) -> None:
+            plugin.compile(module, triple, ["-O2", *flags], output=output)
 
-    def rate(count: int, module: str, triple: str, flags: list[str], output: str) -> tuple[float, float, float]:
-        done = [0] * count
-        tids: list[int] = []
-        stop = time.perf_counter() + seconds
-
-        def work(index: int) -> None:
-            tids.append(threading.get_native_id())
-            while time.perf_counter() < stop:
-                plugin.compile(module, triple, ["-O2", *flags], output=output)
-                done[index] += 1
-
-        lanes = [threading.Thread(target=work, args=(i,)) for i in range(count)]
-        start, cpu = time.perf_counter(), time.process_time()
-        for lane in lanes:
-            lane.start()
-        samples = both = 0
-        while count > 1 and sys.platform.startswith("linux") and time.perf_counter() < stop - 0.01:
-            time.sleep(0.002)
-            states = [state(tid) for tid in list(tids)]
-            samples += 1
-            both += len(states) == count and all(s == "R" for s in states)
-        for lane in lanes:
-            lane.join()
-        wall = time.perf_counter() - start
-        return sum(done) / wall, (time.process_time() - cpu) / wall, both / samples if samples else float("nan")
+        return throughput([compile_one] * count, [module], seconds)
 
     result = {}
     for name, (triple, flags, output) in BACKENDS.items():
         module = module_for(triple, sweep)
         rate(1, module, triple, flags, output)  # warm up
-        ratios, busy, ones, overlap = [], [], [], []
-        for _ in range(rounds):
-            one, _, _ = rate(1, module, triple, flags, output)
-            two, cpus, both = rate(2, module, triple, flags, output)
-            ratios.append(two / one)
-            busy.append(cpus)
-            ones.append(one)
-            overlap.append(both)
-        result[name] = {"ratio": statistics.median(ratios), "cpus_busy": statistics.median(busy),
-                        "per_second_one": statistics.median(ones), "both_running": statistics.median(overlap)}
+        runs = [(rate(1, module, triple, flags, output), rate(2, module, triple, flags, output))
+                for _ in range(rounds)]
+        result[name] = {"ratio": statistics.median(two["per_second"] / one["per_second"] for one, two in runs),
+                        "cpus_busy": statistics.median(two["cores_used"] for _, two in runs),
+                        "per_second_one": statistics.median(one["per_second"] for one, _ in runs),
+                        "asleep": None if runs[0][1]["asleep"] is None else
+                        statistics.median(two["asleep"] for _, two in runs)}
     plugin.unload()
     return result
 
