@@ -267,14 +267,18 @@ BACKEND_REQUESTS = (
 )
 
 
-def test_every_backend_shared_by_threads_matches_one_thread():
+def _backend_module(triple: str) -> str:
+    """tests/data/sweep.ll (it has a switch), plus a kernel for the GPUs (tests/option_values.py)."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
     from option_values import module_for
 
-    sweep = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
-    modules = [module_for(triple, sweep) for triple, _, _ in BACKEND_REQUESTS]
+    return module_for(triple, (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text())
+
+
+def test_every_backend_shared_by_threads_matches_one_thread():
+    modules = [_backend_module(triple) for triple, _, _ in BACKEND_REQUESTS]
     with llvmplug.Plugin(private=True) as plugin:
         table: dict[tuple[int, int, int], dict[str, object]] = {}
         for state in STICKY_STATES:
@@ -321,12 +325,6 @@ SHARING_BACKENDS = (
 
 
 def test_backends_that_share_the_copy_write_no_option():
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
-    from option_values import module_for
-
-    sweep = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
     with llvmplug.Plugin(private=True) as plugin:
         before = {o["name"]: o["value"] for o in plugin.options()}
         for triple, output, flags in SHARING_BACKENDS:
@@ -335,6 +333,6 @@ def test_backends_that_share_the_copy_write_no_option():
             except llvmplug.TargetError:
                 continue  # built without it (LLVMPLUG_TARGETS)
             for level in ("-O0", "-O2"):
-                plugin.compile(module_for(triple, sweep), triple, f"{level} {flags}", output=output)
+                plugin.compile(_backend_module(triple), triple, f"{level} {flags}", output=output)
             after = {o["name"]: o["value"] for o in plugin.options()}
             assert after == before, (triple, {k: (before.get(k), v) for k, v in after.items() if before.get(k) != v})
