@@ -135,7 +135,7 @@ def compile_parts(
 
 
 def info() -> dict[str, Any]:
-    """LLVM version, ABI version, host triple/CPU/features, registered targets and limits."""
+    """LLVM version, ABI version, build id, host triple/CPU/features, registered targets and limits."""
     return default_plugin().info()
 
 

@@ -287,7 +287,7 @@ class Plugin:
         return list(result) if parts else [result]
 
     def info(self) -> dict[str, Any]:
-        """LLVM version, ABI version, host triple/CPU/features, targets and limits."""
+        """LLVM version, ABI version, build id, host triple/CPU/features, targets and limits."""
         return self._backend.info()
 
     def target_info(self, triple: str | None = None) -> dict[str, Any]:
