@@ -66,15 +66,20 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     compiles the workload round-robin until the deadline; each lane warms up
     once, untimed, and all start together."""
     counts = [0] * len(lanes)
+    asleep: list[float] = []
     barrier = threading.Barrier(len(lanes) + 1)
     deadline = math.inf  # set once every lane has warmed up
 
     def lane(index: int) -> None:
         lanes[index](workload[0])
         barrier.wait()
+        start, before = time.perf_counter(), schedstat()
         while time.perf_counter() < deadline:
             lanes[index](workload[(index + counts[index]) % len(workload)])
             counts[index] += 1
+        after = schedstat()
+        if before and after:
+            asleep.append(1 - (after[0] - before[0] + after[1] - before[1]) / (time.perf_counter() - start))
 
     threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
     for thread in threads:
@@ -89,7 +94,22 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     # (a compile runs on a big-stack thread of the shim's, so the lanes' own
     # thread times would miss it). Meaningless where the work runs in other processes.
     return {"modules": sum(counts), "seconds": elapsed, "per_second": sum(counts) / elapsed,
-            "cores_used": cpu / elapsed, "per_cpu_second": sum(counts) / cpu if cpu else None}
+            "cores_used": cpu / elapsed, "per_cpu_second": sum(counts) / cpu if cpu else None,
+            "asleep": max(asleep) if asleep else None}
+
+
+def schedstat() -> tuple[float, float] | None:
+    """Seconds this thread has run on a CPU and waited for one (Linux), else None.
+
+    What is left of the wall time the thread slept: waiting on a lock or the
+    GIL, which another lane can cause, unlike the wait for a CPU that other
+    work on the machine causes.
+    """
+    try:
+        fields = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat").read_text().split()
+    except OSError:
+        return None
+    return int(fields[0]) / 1e9, int(fields[1]) / 1e9
 
 
 def probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Any:

@@ -11,9 +11,17 @@ Run by path with a JSON request; prints one JSON object:
 - ``{"what": "llvmlite", "module": IR}``: RSS before and after llvmlite compiled it;
 - ``{"what": "standby", "module": IR, "standby": bool}``: RSS with one private
   Plugin that compiled, with or without its warmed standby copy;
-- ``{"what": "floor", "number": N, "repeat": R}``: median seconds per
-  compile of the smallest module with a function (``define void @f()``):
-  to an object at -O2, at -O2 with -passes= (codegen only), to bitcode at -O2.
+- ``{"what": "floor", "number": N, "repeat": R}``: best mean seconds per
+  compile of an empty module (-O2, -O2 -passes=, and -O2 to bitcode), and
+  per bare call through the boundary (``llvmplug_set_policy``: the stack
+  LLVM runs on, the lock, the result), as this process's environment
+  configures the shim (LLVMPLUG_THREAD_PER_CALL);
+- ``{"what": "threads", "seconds": S, "rounds": R}``: per backend (x86, AArch64,
+  NVPTX, AMDGPU), modules per second of 1 and of 2 threads compiling on one
+  private copy, in interleaved rounds, the CPUs the two kept busy, and how
+  much of the time a thread slept (on the other's lock: this does not depend
+  on the CPUs the machine had to give); as the environment configures the
+  shim (LLVMPLUG_PREVIOUS_SHARING).
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import rss_bytes, timed  # noqa: E402 - after the path set-up above
+from _common import rss_bytes, throughput, timed  # noqa: E402 - after the path set-up above
 
 
 def instances(module: str, count: int) -> dict[str, Any]:
@@ -88,20 +96,68 @@ def standby(module: str, standby: bool) -> int | None:
 
 
 def floor(number: int, repeat: int) -> dict[str, float]:
+    import llvmplug
+
+    from llvmplug import _abi
+
+    plugin = llvmplug.Plugin(private=True)
+    empty = "; an empty module\n"
+    result = {flags: min(timed(lambda f=flags: plugin.compile(empty, flags=f), repeat, number))
+              for flags in ("-O2", "-O2 -passes=")}
+    result["-O2 bc"] = min(timed(lambda: plugin.compile(empty, flags="-O2", output="bc"), repeat, number))
+    lib = plugin._backend._owned["library"].lib  # noqa: SLF001 - the bare C call, past the Python layer
+    out = _abi.ffi().new("llvmplug_result **")
+
+    def boundary() -> None:
+        lib.llvmplug_set_policy(lib.LLVMPLUG_POLICY_SAFE, out)
+        lib.llvmplug_result_free(out[0])
+
+    result["boundary"] = min(timed(boundary, repeat, number * 10))
+    return result
+
+
+# Each backend's module: tests/data/sweep.ll (calls, a loop, a switch,
+# floating point), plus a kernel for the GPUs; flags as a GPU user gives them.
+BACKENDS = {"x86": ("x86_64-unknown-linux-gnu", [], "obj"), "AArch64": ("aarch64-unknown-linux-gnu", [], "obj"),
+            "NVPTX": ("nvptx64-nvidia-cuda", ["-mcpu=sm_80"], "asm"),
+            "AMDGPU": ("amdgcn-amd-amdhsa", ["-mcpu=gfx90a"], "obj")}
+
+
+def threads(seconds: float, rounds: int) -> dict[str, Any]:
     import statistics
 
     import llvmplug
 
+    tests = Path(__file__).resolve().parents[1] / "tests"
+    sys.path.insert(0, str(tests))
+    from option_values import module_for
+
+    sweep = (tests / "data" / "sweep.ll").read_text()
     plugin = llvmplug.Plugin(private=True)
-    module = "define void @f() {\n  ret void\n}\n"
-    requests = {"obj -O2": ("-O2", "obj"), "obj -O2 -passes=": ("-O2 -passes=", "obj"), "bc -O2": ("-O2", "bc")}
-    return {name: statistics.median(timed(lambda f=flags, o=output: plugin.compile(module, flags=f, output=o),
-                                          repeat * number))
-            for name, (flags, output) in requests.items()}
+
+    def rate(count: int, module: str, triple: str, flags: list[str], output: str) -> dict[str, Any]:
+        def compile_one(_: str) -> None:
+            plugin.compile(module, triple, ["-O2", *flags], output=output)
+
+        return throughput([compile_one] * count, [module], seconds)
+
+    result = {}
+    for name, (triple, flags, output) in BACKENDS.items():
+        module = module_for(triple, sweep)
+        rate(1, module, triple, flags, output)  # warm up
+        runs = [(rate(1, module, triple, flags, output), rate(2, module, triple, flags, output))
+                for _ in range(rounds)]
+        result[name] = {"ratio": statistics.median(two["per_second"] / one["per_second"] for one, two in runs),
+                        "cpus_busy": statistics.median(two["cores_used"] for _, two in runs),
+                        "per_second_one": statistics.median(one["per_second"] for one, _ in runs),
+                        "asleep": None if runs[0][1]["asleep"] is None else
+                        statistics.median(two["asleep"] for _, two in runs)}
+    plugin.unload()
+    return result
 
 
 if __name__ == "__main__":
     request = json.loads(sys.argv[1])
     what = request.pop("what")
     print(json.dumps({"instances": instances, "cycles": cycles, "llvmlite": llvmlite, "standby": standby,
-                      "floor": floor}[what](**request)))
+                      "floor": floor, "threads": threads}[what](**request)))

@@ -76,6 +76,8 @@ extern "C" {
 
 unsigned llvmplug_abi_version(void) { return LLVMPLUG_ABI_VERSION; }
 
+const char *llvmplug_build_id(void) { return buildId(); }
+
 llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_count,
                                  const char *target, const char *flags, unsigned parts,
                                  llvmplug_result **out) {

@@ -34,6 +34,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 
 using namespace llvm;
@@ -264,8 +266,9 @@ std::string toBitcode(const Module &module) {
 
 // With the runtime lock held as compileModule chose it.
 // Thrown by a compile under the shared lock that turns out to need the
-// exclusive one (its target writes options: targetWritesOptions); nothing
-// has been written yet, and compileModule runs it again alone.
+// exclusive one (its target writes options: targetWritesOptions, and
+// compileModule's guess before parsing missed it); nothing has been written
+// yet, and compileModule runs it again alone.
 struct RunAlone {};
 
 // A module parsed, verified, given its target's triple and data layout,
@@ -320,13 +323,14 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   return Prepared{std::move(module), *choice, std::move(machine), asmRules};
 }
 
+// applied: the per-call options are in force already (OptionGroups).
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
-                        ArrayRef<StringRef> links, unsigned parts, bool alone) {
+                        ArrayRef<StringRef> links, unsigned parts, bool alone, bool applied = false) {
   bool split = parts > 1;
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
-  ScopedOptions scope(options, settings, alone);
+  ScopedOptions scope(options, applied ? std::vector<Setting>() : settings, alone);
 
   LLVMContext context;
   auto handler = std::make_unique<Diagnostics>();
@@ -387,6 +391,67 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   return Compiled{std::move(outputs), std::move(diagnostics.warnings)};
 }
 
+// Every per-call option is a value of the compile (not one that prints,
+// times or keeps state, which the "all" policy lets through): only those may
+// be in force for several compiles at once.
+bool valuesOnly(const OptionRegistry &registry, const std::vector<Setting> &settings) {
+  return all_of(settings, [&](const Setting &setting) {
+    std::optional<Verdict> verdict = registry.classify(*setting.option);
+    return verdict && verdict->kind == OptionClass::Value;
+  });
+}
+
+// LLVMPLUG_PREVIOUS_SHARING=1: compiles share the copy only as before issue
+// 20 (x86 without per-call options), for benchmarks/throughput.py to measure
+// that design beside this one in the same run.
+bool previousSharing() {
+  static const bool chosen = [] {
+    const char *value = std::getenv("LLVMPLUG_PREVIOUS_SHARING");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return chosen;
+}
+
+// The module's own triple, read without parsing it: from bitcode's module
+// block, or from IR text's `target triple = "..."` line ("" if none). A
+// guess that parsing confirms (compileRequest throws RunAlone otherwise).
+std::string peekTriple(StringRef bytes) {
+  auto start = reinterpret_cast<const unsigned char *>(bytes.data());
+  if (isBitcode(start, start + bytes.size())) {
+    Expected<std::string> triple = getBitcodeTargetTriple(MemoryBufferRef(bytes, "<module>"));
+    if (!triple) {
+      consumeError(triple.takeError());
+      return "";
+    }
+    return *triple;
+  }
+  while (!bytes.empty()) {
+    StringRef line;
+    std::tie(line, bytes) = bytes.split('\n');
+    // Each word of `target triple = "..."`, blanks allowed between them.
+    bool matched = true;
+    for (StringRef word : {"target", "triple", "=", "\""})
+      matched = matched && (line = line.ltrim()).consume_front(word);
+    if (matched)
+      return line.take_until([](char c) { return c == '"'; }).str();
+  }
+  return "";
+}
+
+// The triple the compile will be for, decided before parsing so that a
+// compile is parsed once, under the lock it needs (see chooseTarget).
+Triple expectedTriple(const Request &request, const std::vector<Setting> &settings, StringRef bytes) {
+  std::string march;
+  for (const Setting &setting : settings)
+    if (setting.option->ArgStr == "march")
+      march = setting.value;
+  try {
+    return chooseTarget(request.triple, request.triple.empty() ? peekTriple(bytes) : "", march).triple;
+  } catch (const Failure &) {
+    return Triple(); // compileRequest reports it; an unknown arch runs alone meanwhile
+  }
+}
+
 } // namespace
 
 Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, ArrayRef<StringRef> links,
@@ -396,25 +461,35 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
     throw Failure(LLVMPLUG_ERROR_ARGUMENT,
                   "split code generation (parts > 1) produces objects or assembly only, not " +
                       std::string(request.output == Output::Bitcode ? "bitcode" : "IR text"));
-  // Per-call options change globals every compile reads: such a compile runs
-  // alone; the others share the lock and run concurrently (runtime.h).
-  // So does every compile while a sticky option beyond the safe policy's
-  // values is in force (it writes LLVM's shared streams and timers).
-  SharedLock shared(runtimeLock(), std::defer_lock);
-  ExclusiveLock exclusive(runtimeLock(), std::defer_lock);
-  if (request.llvmFlags.empty()) {
-    shared.lock();
-    if (!runtime().stickyBeyondValues()) {
+  // Compiles share the copy (the lock held shared), grouped by their
+  // per-call options: the same set runs together, another set waits
+  // (OptionGroups, options.h). Alone (exclusive) run compiles for a target
+  // that writes options itself, compiles with per-call options beyond the
+  // safe policy's values, and every compile while such a sticky option is in
+  // force (they write LLVM's shared streams and timers).
+  {
+    SharedLock shared(runtimeLock());
+    const OptionRegistry &registry = runtime();
+    std::vector<Setting> settings = registry.resolve(request.llvmFlags); // a typo changes nothing
+    Triple expected = expectedTriple(request, settings, bytes);
+    if (!registry.stickyBeyondValues() && valuesOnly(registry, settings) &&
+        !targetWritesOptions(expected) && !(previousSharing() && (!settings.empty() || !expected.isX86()))) {
+      OptionGroups &groups = optionGroups();
+      groups.enter(registry, settings, optionSetKey(settings));
+      struct Leave {
+        OptionGroups &groups;
+        ~Leave() { groups.leave(); }
+      } leave{groups};
       try {
-        return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/false);
+        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, /*applied=*/true);
       } catch (const RunAlone &) {
-        // Its target writes options: run it again alone (below).
+        // The module named another target than it seemed to: run it again
+        // alone (below). Only ever trades up: running alone is always correct.
       }
     }
-    shared.unlock(); // only ever trades up: running alone is always correct
   }
-  exclusive.lock();
-  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true);
+  ExclusiveLock exclusive(runtimeLock());
+  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true, /*applied=*/false);
 }
 
 Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, StringRef target,

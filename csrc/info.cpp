@@ -1,5 +1,7 @@
 #include "info.h"
 
+#include "build_id.h" // generated: LLVMPLUG_BUILD_ID
+
 #include "nesting.h"
 #include "llvmplug.h"
 #include "targets.h"
@@ -17,6 +19,8 @@ using namespace llvm;
 
 namespace llvmplug {
 
+const char *buildId() { return LLVMPLUG_BUILD_ID; }
+
 std::string describeLibrary() {
   std::vector<std::string> features;
   for (const auto &feature : sys::getHostCPUFeatures())
@@ -30,6 +34,7 @@ std::string describeLibrary() {
 
   json::Object info{{"llvm_version", LLVM_VERSION_STRING},
                     {"abi_version", LLVMPLUG_ABI_VERSION},
+                    {"build_id", buildId()},
                     {"host_triple", sys::getDefaultTargetTriple()},
                     {"process_triple", sys::getProcessTriple()},
                     {"host_cpu", sys::getHostCPUName()},

@@ -9,6 +9,10 @@ namespace llvmplug {
 // See llvmplug_info in llvmplug.h for the fields.
 std::string describeLibrary();
 
+// This build's id (llvmplug_build_id in llvmplug.h), generated at build time
+// by cmake/LLVMPlugBuildId.cmake.
+const char *buildId();
+
 } // namespace llvmplug
 
 #endif

@@ -18,12 +18,14 @@
  *    unknown option, unknown target...) is reported through the result.
  *  - No C++ exception and no LLVM fatal error crosses this boundary.
  *  - LLVM's command-line options are process-wide inside one loaded copy of
- *    the shim. Within one copy, compiles that change no option run
- *    concurrently; anything that changes an option runs alone (a
- *    readers-writer lock). Separate copies (loaded from different files)
- *    share nothing.
- *  - LLVM runs on a thread of the shim's with a large stack, so input
- *    nested up to the limit llvmplug_info reports cannot overflow the
+ *    the shim. Within one copy, compiles run concurrently when they set the
+ *    same per-call options (or none); a compile with another set waits for
+ *    them, and whatever changes options for good runs alone (see
+ *    llvmplug_compile). Separate copies (loaded from different files) share
+ *    nothing.
+ *  - LLVM runs on a large stack of the shim's (the calling thread switches
+ *    onto it where the platform allows, else a thread of the shim's), so
+ *    input nested up to the limit llvmplug_info reports cannot overflow the
  *    caller's stack; deeper input fails with LLVMPLUG_ERROR_LIMIT.
  */
 #ifndef LLVMPLUG_H
@@ -106,6 +108,14 @@ typedef struct llvmplug_result llvmplug_result;
 /* LLVMPLUG_ABI_VERSION as compiled into the library. Never fails. */
 LLVMPLUG_API unsigned llvmplug_abi_version(void);
 
+/* This build's id (since ABI 2.1): 64 hex digits, a SHA-256 over the
+ * shim's sources, the LLVM SDK and the build configuration, fixed when the
+ * library is built. Builds with the same id compile alike, so a cache may
+ * key on it. The same text is installed beside the library (its file name
+ * plus ".build-id") to be read without loading it. Never fails, initialises
+ * nothing; the string is static. */
+LLVMPLUG_API const char *llvmplug_build_id(void);
+
 /* Compile one module, with other modules linked into it first.
  *  modules, module_count: modules[0] is the module to compile; the others
  *    (e.g. libdevice) are linked into it before optimisation. They bring in
@@ -136,10 +146,13 @@ LLVMPLUG_API unsigned llvmplug_abi_version(void);
  *  out: receives the result: one part per output (the object file,
  *    assembly, bitcode or IR text); on failure the message says what was
  *    wrong. On success the message holds LLVM's warnings, if any.
- *  X86 compiles that set no per-call option run concurrently with each
- *  other; a call with per-call options, a compile for another backend (their
- *  code generators write LLVM options of their own), and every call that
- *  changes sticky options or the policy, runs alone. */
+ *  Compiles with the same per-call options (or none) run concurrently with
+ *  each other; a compile with another set waits until they are done. Alone
+ *  run: a compile for a backend whose code generator writes LLVM options of
+ *  its own (WebAssembly, PowerPC, Hexagon, BPF, AVR, Lanai, and any backend
+ *  not measured to write none), a compile with per-call options beyond the
+ *  safe policy's values, and every call that changes sticky options or the
+ *  policy. */
 LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
                                               size_t module_count,
                                               const char *target,
@@ -171,7 +184,7 @@ LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *mod
                                                       llvmplug_result **out);
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
- * host_triple, process_triple, host_cpu, host_features, targets (name,
+ * build_id, host_triple, process_triple, host_cpu, host_features, targets (name,
  * description) and limits (max_nesting_depth). */
 LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
 

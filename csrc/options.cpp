@@ -515,21 +515,123 @@ std::string OptionRegistry::describe(StringRef pattern) const {
   return text;
 }
 
-// Options that LLVM's targets themselves write while compiling: PowerPC,
-// Hexagon and AArch64 lowering (among others) call setMinimumJumpTableEntries(), which
-// assigns the global -min-jump-table-entries, so a PowerPC compile changed
-// every later x86 compile of the copy (found by the per-backend sweep). Each
-// call starts them from their default (plus sticky settings) and restores
-// them afterwards, like the caller's own options. Compiles for those targets
-// run alone (targetWritesOptions), so no compile reads these while one writes.
-constexpr const char *WrittenByTargets[] = {"min-jump-table-entries"};
+// Options that LLVM's targets themselves write while compiling. Measured
+// (every registered option's value snapshotted around compiles of every
+// backend, for a dozen CPUs each, tests/test_concurrency.py keeps the
+// method): WebAssembly, PowerPC, Hexagon, BPF, AVR and Lanai lowering call
+// setMinimumJumpTableEntries(), which assigns the global
+// -min-jump-table-entries (2, 64, 5, 13, UINT_MAX, 100), so a PowerPC compile
+// changed every later x86 compile of the copy; Hexagon's tiny cores also set
+// -disable-const64. Each call that runs alone starts these from their
+// default (plus sticky settings) and restores them afterwards, like the
+// caller's own options; compiles for the targets that write them run alone
+// (targetWritesOptions), so no compile reads them while one writes.
+constexpr const char *WrittenByTargets[] = {"min-jump-table-entries", "disable-const64"};
 
 bool targetWritesOptions(const Triple &triple) {
-  // Not only the three above: the sweep found LoongArch, Mips and MSP430
-  // compiles changing later ones too, so every backend counts as a writer but
-  // X86, whose compiles the tests check beside each other's (and so share the
-  // lock, the common case on x86 hosts).
-  return !triple.isX86();
+  // Fails closed: only the backends the measurement found writing nothing
+  // share the copy; any other (a backend added later, an unknown arch) runs
+  // alone.
+  switch (triple.getArch()) {
+  case Triple::x86:
+  case Triple::x86_64:
+  case Triple::aarch64:
+  case Triple::aarch64_be:
+  case Triple::aarch64_32:
+  case Triple::amdgpu:
+  case Triple::r600:
+  case Triple::nvptx:
+  case Triple::nvptx64:
+  case Triple::arm:
+  case Triple::armeb:
+  case Triple::thumb:
+  case Triple::thumbeb:
+  case Triple::riscv32:
+  case Triple::riscv64:
+  case Triple::mips:
+  case Triple::mipsel:
+  case Triple::mips64:
+  case Triple::mips64el:
+  case Triple::systemz:
+  case Triple::spirv:
+  case Triple::spirv32:
+  case Triple::spirv64:
+  case Triple::loongarch32:
+  case Triple::loongarch64:
+  case Triple::sparc:
+  case Triple::sparcv9:
+  case Triple::sparcel:
+  case Triple::msp430:
+  case Triple::xcore:
+    return false;
+  default:
+    return true;
+  }
+}
+
+std::string optionSetKey(const std::vector<Setting> &settings) {
+  std::string key;
+  for (const Setting &s : settings) {
+    key += s.option->ArgStr;
+    key += '\1';
+    key += s.value;
+    key += '\0';
+  }
+  return key;
+}
+
+OptionGroups &optionGroups() {
+  static OptionGroups groups; // destroyed at unload, when no call is in progress
+  return groups;
+}
+
+void OptionGroups::enter(const OptionRegistry &registry, const std::vector<Setting> &settings,
+                         const std::string &key) {
+  std::unique_lock<std::mutex> hold(lock_);
+  ++waiting_[key];
+  auto othersWaiting = [&] {
+    auto same = waiting_.find(current_);
+    return waitingTotal() - (same == waiting_.end() ? 0 : same->second);
+  };
+  // Join the running group if it has this option set, unless others have
+  // waited while it admitted a burst (so that no set starves); start a group
+  // when the copy is idle.
+  changed_.wait(hold, [&] {
+    return inside_ == 0 || (current_ == key && (othersWaiting() == 0 || admitted_ < Burst));
+  });
+  if (--waiting_[key] == 0)
+    waiting_.erase(key);
+  if (inside_ == 0) {
+    admitted_ = 0;
+    current_ = key;
+    if (!settings.empty()) {
+      try {
+        scope_.emplace(registry, settings, /*alone=*/false);
+      } catch (...) {
+        current_.clear(); // nothing applied (ScopedOptions restores on failure)
+        changed_.notify_all();
+        throw;
+      }
+    }
+  }
+  ++inside_;
+  ++admitted_;
+}
+
+void OptionGroups::leave() noexcept {
+  std::lock_guard<std::mutex> hold(lock_);
+  if (--inside_ == 0) {
+    scope_.reset(); // the last one out restores defaults plus sticky settings
+    current_.clear();
+  }
+  changed_.notify_all();
+}
+
+size_t OptionGroups::waitingTotal() const {
+  size_t total = 0;
+  for (const auto &entry : waiting_)
+    total += entry.second;
+  return total;
 }
 
 ScopedOptions::ScopedOptions(const OptionRegistry &registry, const std::vector<Setting> &settings,

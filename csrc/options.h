@@ -21,6 +21,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string>
@@ -113,12 +114,12 @@ private:
   mutable std::map<llvm::cl::Option *, Classified> classes_;
 };
 
-// Per-call options: applied on construction, restored on destruction, on
-// success and on failure alike.
 // Whether compiling for `triple` writes options of its own (options.cpp):
 // such a compile must hold the runtime lock exclusively.
 bool targetWritesOptions(const llvm::Triple &triple);
 
+// Per-call options: applied on construction, restored on destruction, on
+// success and on failure alike.
 class ScopedOptions {
 public:
   // alone: the call holds the runtime lock exclusively, so the options that
@@ -134,6 +135,44 @@ private:
   const OptionRegistry &registry_;
   std::vector<llvm::cl::Option *> touched_;
 };
+
+// Compiles holding the runtime lock shared that set the same per-call
+// options run together; a different set waits until the copy is idle
+// (Triton's rule for its scoped LLVM options). The first call of a group
+// applies the options, the last one restores them, so no call reads options
+// another set, and with no compile running every option is at its default
+// plus sticky settings. A call without per-call options is the group of the
+// empty set.
+class OptionGroups {
+public:
+  // Blocks until the call may run with `settings` (whose optionSetKey is
+  // `key`) in force. Throws Failure if they cannot be applied; then the call
+  // has not entered.
+  void enter(const OptionRegistry &registry, const std::vector<Setting> &settings,
+             const std::string &key);
+  void leave() noexcept;
+
+private:
+  // How many calls of the running set may join after another set began to
+  // wait.
+  static constexpr size_t Burst = 16;
+  size_t waitingTotal() const;
+
+  std::mutex lock_;
+  std::condition_variable changed_;
+  std::string current_;
+  size_t inside_ = 0;
+  size_t admitted_ = 0;
+  std::map<std::string, size_t> waiting_;
+  std::optional<ScopedOptions> scope_;
+};
+
+// The group key of a set of settings: equal for the same options given the
+// same values in the same order.
+std::string optionSetKey(const std::vector<Setting> &settings);
+
+// This copy's groups (one per loaded copy, like the runtime lock).
+OptionGroups &optionGroups();
 
 } // namespace llvmplug
 

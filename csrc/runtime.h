@@ -7,11 +7,13 @@
 //
 // Lock: cl::opt values are plain globals read all over LLVM, so two compiles
 // in one copy cannot run at once with different options. runtimeLock() is a
-// readers-writer lock: a compile that sets no per-call option holds it
-// shared, for its whole duration, so such compiles run concurrently (each in
-// its own LLVMContext, as LLVM's own parallel codegen does); everything that
-// changes, prints or tears down options (per-call options, sticky options,
-// the policy, listing, shutdown) holds it exclusively. Take it on the thread
+// readers-writer lock: compiles hold it shared, for their whole duration, so
+// they run concurrently (each in its own LLVMContext, as LLVM's own parallel
+// codegen does), grouped by their per-call options (OptionGroups in
+// options.h: one set at a time is in force); everything that changes,
+// prints or tears down options for good (sticky options, the policy,
+// listing, shutdown, compiles for backends that write options) holds it
+// exclusively. Take it on the thread
 // that runs the work and release it on the same thread (std::shared_mutex
 // requires it). Copies loaded from different files have separate locks.
 #ifndef LLVMPLUG_RUNTIME_H

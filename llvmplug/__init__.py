@@ -35,6 +35,8 @@ from .errors import (
     VerifyError,
     WorkerCrashedError,
 )
+from . import _args
+from . import cache as _cache
 from ._args import Flags, Module
 from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
 from .cache import Cache, CacheStats, fingerprint
@@ -108,8 +110,19 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`.
 
     The default Plugin runs in this process, so ``timeout`` is an
-    :class:`ArgumentError` here: use ``Plugin(isolation="process")``.
+    :class:`ArgumentError` here: use ``Plugin(isolation="process")``. With a
+    ``cache``, a hit before the default Plugin exists loads nothing (unless
+    the output may depend on the host, e.g. ``-mcpu=native``): a build system
+    or a command line that runs one compile per process pays for LLVM only on
+    a miss.
     """
+    if _default is None and isinstance(cache, Cache):
+        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
+                                     timeout=timeout)
+        value, missed = _cache.lookup_unloaded(cache, request)
+        if value is not None:
+            return value
+        return default_plugin()._run(request, missed=missed)[0]  # noqa: SLF001 - the package's own
     return default_plugin().compile(module, target, flags, output=output, link=link, timeout=timeout, cache=cache)
 
 
@@ -144,7 +157,7 @@ def compile_modules(
 
 
 def info() -> dict[str, Any]:
-    """LLVM version, ABI version, host triple/CPU/features, registered targets and limits."""
+    """LLVM version, ABI version, build id, host triple/CPU/features, registered targets and limits."""
     return default_plugin().info()
 
 

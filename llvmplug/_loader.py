@@ -13,6 +13,11 @@ kept after a clean unload so that a reload maps the same bytes again without
 copying them. Elsewhere a private copy is a file in a fresh temporary
 directory, deleted as soon as it is mapped (POSIX) or unloaded (Windows).
 
+Every load is checked against the build id installed beside the library
+(see :func:`build_id_beside`): a library whose own id differs from the file
+beside it is refused, so an id read without loading (the cache's key) is the
+id of what would run.
+
 Unloading a healthy copy shuts LLVM down inside it first so that nothing is
 left behind, then unmaps it. A *suspect* copy (an error unwound through LLVM's
 frames, which are built without exceptions and so released no lock they
@@ -46,6 +51,11 @@ else:
 # minor (lacking functions this package calls), is refused right after dlopen.
 ABI_MAJOR = 2
 ABI_MIN_MINOR = 1
+# llvmplug_build_id arrived in 2.1 too, with llvmplug_compile_modules and
+# llvmplug_list_passes, which this package calls: every shim it loads has an id.
+ABI_BUILD_ID_MINOR = 1
+
+BUILD_ID_SUFFIX = ".build-id"
 
 USE_MEMFD = sys.platform.startswith("linux") and hasattr(os, "memfd_create")
 
@@ -82,9 +92,12 @@ _live: weakref.WeakSet[Library] = weakref.WeakSet()
 
 _template_lock = threading.Lock()
 _templates: dict[Path, int] = {}
-# The source file's (device, inode, size, mtime) when its template was read:
-# what a private copy runs, for the cache's key (llvmplug/cache.py).
-_template_stamps: dict[Path, tuple[int, int, int, int]] = {}
+# The build id beside each source when its template was read: what every
+# private copy made from that template must report.
+_template_ids: dict[Path, str | None] = {}
+# The build ids each source's copies reported in this process (the cache's
+# key: llvmplug/cache.py); more than one if the file was replaced meanwhile.
+_loaded_ids: dict[Path, set[str | None]] = {}
 _copy_numbers = itertools.count(1)
 
 _retire_state = threading.Condition()
@@ -109,19 +122,44 @@ def _dlclose(lib: Any) -> None:
                 kept[:] = [entry for entry in kept if entry is not item]
 
 
-def _template(source: Path) -> int:
-    """A sealed memfd holding the bytes of ``source``, read once per process."""
+def build_id_file(library: Path) -> Path:
+    """Where the build id of ``library`` is installed: beside it, its name plus ``.build-id``."""
+    return library.with_name(library.name + BUILD_ID_SUFFIX)
+
+
+def build_id_beside(library: Path) -> str | None:
+    """The build id installed beside ``library``, read without loading it; None if there is none.
+
+    Only an id that looks like one (64 hex digits) counts: anything else is
+    no id, and a load then checks the library has none either.
+    """
+    try:
+        text = build_id_file(library).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if len(text) == 64 and all(c in "0123456789abcdef" for c in text) else None
+
+
+def loaded_build_id(source: Path) -> str | None:
+    """The build id of every copy of ``source`` loaded in this process, if they all had one and the same."""
+    with _template_lock:
+        ids = _loaded_ids.get(source, set())
+        return next(iter(ids)) if len(ids) == 1 else None
+
+
+def _template(source: Path) -> tuple[int, str | None]:
+    """A sealed memfd holding the bytes of ``source``, read once per process, and the id beside them."""
     with _template_lock:
         fd = _templates.get(source)
         if fd is not None:
-            return fd
+            return fd, _template_ids[source]
         import fcntl  # POSIX only, and memfds are Linux only
 
+        expected = build_id_beside(source)
         fd = os.memfd_create(f"llvmplug-template:{source.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
             with open(source, "rb") as stream:
-                status = os.fstat(stream.fileno())
-                _fill(fd, stream.fileno(), status.st_size)
+                _fill(fd, stream.fileno(), os.fstat(stream.fileno()).st_size)
             # Sealed: nothing (not even a bug of ours) can change the bytes
             # every later copy is made from.
             fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
@@ -130,14 +168,8 @@ def _template(source: Path) -> int:
             os.close(fd)
             raise
         _templates[source] = fd
-        _template_stamps[source] = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
-        return fd
-
-
-def template_stamp(source: Path) -> tuple[int, int, int, int] | None:
-    """(device, inode, size, mtime) of ``source`` when this process read its template, if it did."""
-    with _template_lock:
-        return _template_stamps.get(source)
+        _template_ids[source] = expected
+        return fd, expected
 
 
 def _fill(target: int, source: int, size: int) -> None:
@@ -155,8 +187,10 @@ class PrivateFile:
     def __init__(self, source: Path) -> None:
         self.fd: int | None = None
         self.directory: Path | None = None
+        # The id beside the source when these bytes were taken from it.
+        self.build_id: str | None
         if USE_MEMFD:
-            template = _template(source)
+            template, self.build_id = _template(source)
             name = f"llvmplug-{next(_copy_numbers)}"
             fd = os.memfd_create(name, os.MFD_CLOEXEC)
             try:
@@ -174,6 +208,7 @@ class PrivateFile:
             self.directory = Path(tempfile.mkdtemp(prefix="llvmplug-"))
             try:
                 self.path = self.load_path = self.directory / source.name
+                self.build_id = build_id_beside(source)
                 shutil.copyfile(source, self.path)
             except BaseException:
                 self.close()
@@ -263,6 +298,7 @@ class Library:
         _wait_for_retiring()
         self.source = source
         self.lib: Any = None
+        self.build_id: str | None = None  # what the loaded copy reports (llvmplug_build_id)
         self.file: PrivateFile | None = None
         self.abandoned = False
         # An error unwound through LLVM in this copy: it is retired, never
@@ -295,11 +331,15 @@ class Library:
             self.path = self.file.path
         else:
             self.path = source
+        expected = self.file.build_id if self.file is not None else build_id_beside(source)
         try:
-            self.lib = _open(self.file.load_path if self.file is not None else source, self.path)
+            self.lib, self.build_id = _open(self.file.load_path if self.file is not None else source, self.path,
+                                            expected)
         except BaseException:
             self._release(keep_file=False)
             raise
+        with _template_lock:
+            _loaded_ids.setdefault(source, set()).add(self.build_id)
         if self.file is not None:
             self.file.mapped()
         _live.add(self)
@@ -342,7 +382,8 @@ class Library:
             _tainted_sources.add(self.source)
 
 
-def _open(load_path: Path, shown: Path) -> Any:
+def _open(load_path: Path, shown: Path, expected_id: str | None) -> tuple[Any, str | None]:
+    """The loaded library and its build id, checked against ``expected_id`` (the file beside it)."""
     ffi = _abi.ffi()
     # On Windows the RTLD_* flags are 0, and cffi >= 1.17 then loads an
     # absolute path with LoadLibraryExW(LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
@@ -372,7 +413,17 @@ def _open(load_path: Path, shown: Path) -> Any:
             f"ABI {ABI_MAJOR}.{ABI_MIN_MINOR} or a later {ABI_MAJOR}.x (rebuild the shim, "
             "or install the package that matches it)"
         )
-    return lib
+    build_id = _abi.ffi().string(lib.llvmplug_build_id()).decode("ascii") if minor >= ABI_BUILD_ID_MINOR else None
+    # No file beside it (a shim copied or built by hand) claims nothing; a
+    # file that claims another build than the library's is a broken install.
+    if expected_id is not None and build_id != expected_id:
+        _dlclose(lib)
+        raise errors.LibraryLoadError(
+            f"{shown} is build {build_id or '(none)'}, but the build id installed beside it "
+            f"({BUILD_ID_SUFFIX}) says {expected_id}: the library was replaced without its build id (or the other "
+            "way round); reinstall llvmplug, or rebuild and install the shim"
+        )
+    return lib, build_id
 
 
 # -- retiring suspect copies --------------------------------------------------

@@ -5,8 +5,9 @@ return code built for another CPU or with other options (Numba shipped a
 cache bug of exactly that kind). :func:`fingerprint` therefore hashes every
 argument as given (no normalisation but what the shim provably sees as the
 same input), the Plugin's sticky options and option policy, what the host
-CPU and features resolve to, the identity of the shim file and LLVM's
-version, and a format version bumped whenever the key's recipe changes.
+CPU, features and triples (only when the output may depend on them), the
+shim's build id (fixed when it was built; it covers LLVM's version), and a
+format version bumped whenever the key's recipe changes.
 
 On disk an entry is one file written to a temporary name and renamed into
 place (``os.replace``, atomic on POSIX and Windows), holding its key and a
@@ -21,6 +22,7 @@ import hashlib
 import json
 import os
 import struct
+import sys
 import tempfile
 import threading
 import time
@@ -32,11 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
-from . import _args, errors
+from . import _args, _loader, errors
 
 # Bump when anything in the key's recipe or the entry layout changes: old
 # entries then miss instead of being misread.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
@@ -49,88 +51,75 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def file_stamp(path: str | os.PathLike[str]) -> tuple[Any, ...] | None:
-    """What tells one file's content from another's without reading it (None if unreadable).
+# What a loaded copy reports about its host (CPU and features) cannot change
+# while it stays loaded, and info() costs ~0.2 ms: remember it per Plugin.
+_host_facts: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+_host_facts_lock = threading.Lock()
 
-    Path, device, inode, size and modification time: replacing a file (a
-    new inode) or writing to it (a new mtime) changes the stamp.
+_HOST_KEYS = ("host_triple", "process_triple", "host_cpu", "host_features")
+
+# Where LLVM's default triple is fixed when LLVM is built (and so is part of
+# the build id); elsewhere (Darwin, AIX) LLVM puts the running system's
+# version into it, so a compile for the default triple keys on the host too.
+_FIXED_DEFAULT_TRIPLE = sys.platform.startswith(("linux", "win32", "cygwin", "freebsd"))
+
+
+def _explicit_triple(target: Any, flags: Any) -> bool:
+    if target:
+        return True
+    tokens = [flags] if isinstance(flags, str) else list(flags)
+    return any("-mtriple" in token or "-march" in token for token in tokens if isinstance(token, str))
+
+
+def _needs_host(request: _args.Request, sticky: Sequence[str]) -> bool:
+    """Whether the output may depend on the machine, not only on the build and the arguments.
+
+    ``native`` anywhere (``-mcpu=native``, a module's ``"target-cpu"="native"``,
+    a sticky option) resolves to the host's CPU and features; a search of the
+    raw text errs only towards keying on the host (a miss, never a wrong hit).
+    Without an explicit triple the default one is used, which is the host's
+    only where LLVM computes it at run time.
     """
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return (os.fspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+    flags = request.flags
+    texts = [flags] if isinstance(flags, str) else list(flags)
+    if any("native" in text.lower() for text in [*texts, *sticky] if isinstance(text, str)):
+        return True
+    if any(b"native" in data for data in request.modules):
+        return True
+    return not _FIXED_DEFAULT_TRIPLE and not _explicit_triple(request.target, flags)
 
 
-_file_digests: dict[tuple[Any, ...], str] = {}
-_file_digests_lock = threading.Lock()
+def _build_of(plugin: Any) -> str:
+    """The build id of what ``plugin`` runs (llvmplug_build_id), without hashing or loading anything.
 
-
-def _shim_digest(stamp: tuple[Any, ...]) -> str:
-    """SHA-256 of the file ``stamp`` describes, computed once per stamp."""
-    with _file_digests_lock:
-        known = _file_digests.get(stamp)
-    if known is not None:
-        return known
-    path = stamp[0]
-    hasher = hashlib.sha256()
-    try:
-        with open(path, "rb") as file:
-            before = os.fstat(file.fileno())
-            for block in iter(lambda: file.read(1 << 20), b""):
-                hasher.update(block)
-            after = os.fstat(file.fileno())
-    except OSError as error:
-        raise errors.LibraryLoadError(f"cannot read {path} to identify the shim's build: {error}") from error
-    if not ((before.st_dev, before.st_ino, before.st_size, before.st_mtime_ns) == stamp[1:]
-            == (after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns)):
-        raise errors.LibraryLoadError(
-            f"{path} changed since it was loaded: the loaded build cannot be identified; reload() the Plugin"
-        )
-    value = hasher.hexdigest()
-    with _file_digests_lock:
-        _file_digests[stamp] = value
-    return value
-
-
-# What a loaded copy is (its file's digest) and reports about itself (host
-# CPU and features, LLVM version) cannot change while it stays loaded, and
-# info() costs ~0.2 ms: remember it per Plugin and per loaded file.
-_identities: weakref.WeakKeyDictionary[Any, tuple[Any, str]] = weakref.WeakKeyDictionary()
-_identities_lock = threading.Lock()
-
-_HOST_KEYS = ("llvm_version", "abi_version", "host_triple", "process_triple", "host_cpu", "host_features")
-
-_UNKNOWN = object()
-
-
-def _plugin_identity(plugin: Any) -> str:
-    """The shim build, LLVM version and host facts of ``plugin``, as one digest.
-
-    The file is identified by the stamp taken when the Plugin loaded it (a
-    file replaced since, by an upgrade say, is not what runs). A Plugin that
-    records no stamp (process isolation: its child loads the file) is
-    identified by the file as it is now.
+    In process: the id every copy of its file loaded in this process reported
+    (each load was checked against the id installed beside the file). A
+    Plugin whose child loads the file (process isolation): the id beside the
+    file as it is now, which the child's load checks in turn.
     """
-    stamp = getattr(plugin, "_shim_stamp", _UNKNOWN)
-    if stamp is _UNKNOWN:
-        stamp = file_stamp(plugin.path)
-    with _identities_lock:
-        known = _identities.get(plugin)
-    if known is not None and known[0] == stamp:
-        return known[1]
-    if stamp is None:
+    path = Path(plugin.path)
+    build = _loader.loaded_build_id(path) if plugin.isolation == "none" else _loader.build_id_beside(path)
+    if build is None:
         raise errors.LibraryLoadError(
-            f"{plugin.path} changed while it was being loaded: the loaded build cannot be identified; "
-            "reload() the Plugin"
+            f"the build of {path} cannot be identified (a shim older than ABI 2.1 has no build id, or the "
+            "file was replaced by another build while this process had it loaded); its compiles are not cached"
         )
-    shim = _shim_digest(stamp)
-    info = plugin.info()
-    facts = {name: info.get(name) for name in _HOST_KEYS}
-    value = _digest(json.dumps({"shim": shim, **facts}, sort_keys=True).encode())
-    with _identities_lock:
-        _identities[plugin] = (stamp, value)
-    return value
+    return build
+
+
+def _identity(build: str, plugin: Any, host: bool) -> str:
+    """The build id, plus the host's CPU, features and triples when the output may depend on them."""
+    facts: dict[str, Any] = {"build": build}
+    if host:
+        with _host_facts_lock:
+            known = _host_facts.get(plugin)
+        if known is None:
+            info = plugin.info()
+            known = json.dumps({name: info.get(name) for name in _HOST_KEYS}, sort_keys=True)
+            with _host_facts_lock:
+                _host_facts[plugin] = known
+        facts["host"] = known
+    return _digest(json.dumps(facts, sort_keys=True).encode())
 
 
 def _options_state(plugin: Any) -> tuple[tuple[str, ...], str]:
@@ -152,10 +141,12 @@ def fingerprint(
     Equal fingerprints mean equal outputs of ``plugin.compile`` with these
     arguments; any change to the module, target, flags (as given, so
     ``"-O2 -g"`` and ``["-O2", "-g"]`` differ), output, linked modules (in
-    order), parts, the Plugin's sticky options or option policy, its host
-    CPU and features (what ``-mcpu=native`` and the default target resolve
-    to), the shim file or LLVM's version gives another fingerprint. Use it to
-    key a cache of your own.
+    order), parts, the Plugin's sticky options or option policy, the shim's
+    build (its build id, which covers LLVM's version) gives another
+    fingerprint, and so do the host's CPU, features and triples when the
+    output can depend on them (``native`` anywhere in the flags, sticky
+    options or modules; the default triple where LLVM computes it at run
+    time). Use it to key a cache of your own.
 
     Args:
         plugin: the Plugin that will compile; ``None`` means the default
@@ -163,8 +154,9 @@ def fingerprint(
 
     Raises:
         ArgumentError, ArgumentTypeError: an argument of the wrong type.
-        LibraryLoadError: the Plugin's shim file changed since it was
-            loaded, so the build that runs cannot be identified.
+        LibraryLoadError: the build the Plugin runs cannot be identified (a
+            shim without a build id, or its file replaced by another build
+            while this process had it loaded).
     """
     request = _args.Request.make(module, target, flags, output=output, link=link, split=parts is not None,
                                  parts=parts)
@@ -173,7 +165,8 @@ def fingerprint(
 
         plugin = default_plugin()
     sticky, policy = _options_state(plugin)
-    return _key(request, sticky, policy, _plugin_identity(plugin))
+    identity = _identity(_build_of(plugin), plugin, _needs_host(request, sticky))
+    return _key(request, sticky, policy, identity)
 
 
 def _key(request: _args.Request, sticky: tuple[str, ...], policy: str, identity: str) -> str:
@@ -570,6 +563,24 @@ class _PluginCache:
 PLUGIN_CACHE: Any = _PluginCache()
 
 
+def lookup_unloaded(cache: Cache, request: _args.Request) -> tuple[bytes | None, str | None]:
+    """``llvmplug.compile``'s cache lookup before its default Plugin exists: nothing is loaded.
+
+    The default Plugin would run the package's shim, with no sticky option
+    and the safe policy, so the key needs only the build id installed beside
+    the shim (each load checks the library against it), unless the output may
+    depend on the host (:func:`_needs_host`: then the host's facts come from
+    the loaded copy). Returns (the value or None, the key looked up or None).
+    """
+    if _needs_host(request, ()):
+        return None, None
+    build = _loader.build_id_beside(_loader.library_path())
+    if build is None:
+        return None, None
+    key = _key(request, (), "safe", _identity(build, None, False))
+    return cache.get(key), key
+
+
 def check_cache(cache: Any) -> Cache | None:
     """``cache`` if it is a :class:`Cache` or ``None``; else ArgumentTypeError."""
     if cache is not None and not isinstance(cache, Cache):
@@ -587,15 +598,18 @@ def cached(
     output: str = "obj",
     link: Sequence[_Module] = (),
     parts: int | None = None,
+    missed: str | None = None,
 ) -> Any:
     """``compile_fn()``'s result through ``cache``: the one hook ``compile`` needs.
 
     ``compile_fn`` compiles exactly ``request`` on ``plugin`` (a module with
-    the other arguments is made into one). Errors propagate and are never
-    cached. The result is stored only if the Plugin's options were the same
-    after the compile as before it (another thread may change them in
-    between; such a result is returned but not stored). LLVM's warnings come
-    with the compile that made an entry, not with later hits.
+    the other arguments is made into one). ``missed``: a key
+    :func:`lookup_unloaded` just looked up in vain (not looked up again, so
+    that the miss counts once). Errors propagate and are never cached. The
+    result is stored only if the Plugin's options were the same after the
+    compile as before it (another thread may change them in between; such a
+    result is returned but not stored). LLVM's warnings come with the compile
+    that made an entry, not with later hits.
     """
     if cache is None:
         return compile_fn()
@@ -604,14 +618,14 @@ def cached(
                                      split=parts is not None, parts=parts)
     state = _options_state(plugin)
     try:
-        identity = _plugin_identity(plugin)
+        build = _build_of(plugin)
     except errors.LibraryLoadError:
-        # The shim file changed under the loaded copy: what runs cannot be
-        # keyed, so it is neither looked up nor stored. The compile itself
-        # is unaffected.
+        # What runs cannot be identified: it is neither looked up nor
+        # stored. The compile itself is unaffected.
         return compile_fn()
+    identity = _identity(build, plugin, _needs_host(request, state[0]))
     key = _key(request, state[0], state[1], identity)
-    value = cache.get(key)
+    value = cache.get(key) if key != missed else None
     if value is not None:
         split = _decode_parts(value) if request.parts else None
         return split if split is not None else value

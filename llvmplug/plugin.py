@@ -108,10 +108,6 @@ class Plugin:
                 "standby needs private=True in process: the standby is a second copy "
                 "loaded in this process, and only a private copy can be loaded twice"
             )
-        # Which build of the shim this Plugin runs, for the cache's key: a file
-        # replaced while it was being loaded leaves the build unknown (None),
-        # and such a Plugin's compiles are neither looked up nor stored.
-        stamp = _cache.file_stamp(self.path)
         self._backend: Backend
         if self._isolation == "process":
             self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
@@ -120,14 +116,6 @@ class Plugin:
         else:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
                                          reload_after_fatal=reload_after_fatal, standby=standby)
-        self._shim_stamp = stamp if _cache.file_stamp(self.path) == stamp else None
-        # A private copy (asked for, or loaded because another Plugin holds
-        # the package's file) runs the bytes this process read first (the
-        # memfd template), whatever the file holds now.
-        copied = self._isolation == "none" and self.loaded_path != self.path
-        template = _loader.template_stamp(self.path) if copied else None
-        if template is not None:
-            self._shim_stamp = (str(self.path), *template)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -352,8 +340,11 @@ class Plugin:
             warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
         return list(data)
 
-    def _run(self, request: _args.Request) -> list[bytes]:
-        """Run a checked request (through the cache it names): every compile of every entry point."""
+    def _run(self, request: _args.Request, missed: str | None = None) -> list[bytes]:
+        """Run a checked request (through the cache it names): every compile of every entry point.
+
+        ``missed``: a cache key already looked up in vain (cache.lookup_unloaded).
+        """
         if request.target:
             self._warn_about_triple(request.target)
         chosen = self._cache if request.cache is _cache.PLUGIN_CACHE else request.cache
@@ -365,7 +356,7 @@ class Plugin:
                 warnings.warn(message, errors.LLVMPlugWarning, stacklevel=5)
             return data if request.parts else data[0]  # the cache stores one output as plain bytes
 
-        result = _cache.cached(chosen, self, run, request)
+        result = _cache.cached(chosen, self, run, request, missed=missed)
         return list(result) if request.parts else [result]
 
     def _warn_about_triple(self, triple: str) -> None:
@@ -391,7 +382,7 @@ class Plugin:
                           "(a typo?)", errors.LLVMPlugWarning, stacklevel=4)
 
     def info(self) -> dict[str, Any]:
-        """LLVM version, ABI version, host triple/CPU/features, targets and limits."""
+        """LLVM version, ABI version, build id, host triple/CPU/features, targets and limits."""
         return self._backend.info()
 
     def target_info(self, triple: str | None = None) -> dict[str, Any]:

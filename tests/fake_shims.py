@@ -12,6 +12,7 @@ from pathlib import Path
 
 VERSION_ONLY = r"""
 unsigned llvmplug_abi_version(void) { return VERSION; }
+const char *llvmplug_build_id(void) { return "0000000000000000000000000000000000000000000000000000000000000000"; }
 int llvmplug_shutdown(void) { return 0; }
 """
 

@@ -116,13 +116,18 @@ def test_quick_report_has_every_section(benchmark_quick_report: Path) -> None:
     assert "until the first result" in markdown.split("## Targets")[1].split("\n## ")[0]
     # Issue 13: every target is a row of the one table, beside its peer or the previous design.
     table = markdown.split("## Targets")[1].split("\n## ")[0]
-    for row in ("| 2 threads on llvmplug.compile >= 1.8x of 1 thread |", "| split parts=2 >= 1.6x",
+    for row in ("| 2 threads on llvmplug.compile >= 1.8x of 1 thread |", "| compile_parts(parts=2) >= 1.6x",
                 "| cache hit in memory <= 50 µs", "| standby reset at least 50x faster",
-                "| `define void @f()` to an object at -O2 <= 0.5 ms (median) |"):
+                "| empty module to object at -O2 <= 0.5 ms |", "| empty module to bitcode at -O2 <= 30 us |",
+                "| 2 threads on one copy >= 1.8x of 1 thread (NVPTX module) |"):
         assert row in table, row
     assert "previous design (llvmplug.reset()" in table
     floor = results["throughput"]["floor"]
-    assert floor["obj -O2"] > 0 and floor["obj -O2 -passes="] > 0 and floor["bc -O2"] > 0
+    for design in ("now", "thread"):
+        assert floor[design]["-O2"] > 0 and floor[design]["-O2 -passes="] > 0 and floor[design]["-O2 bc"] > 0
+    parallel = results["parallel"]
+    assert parallel["outputs_independent_of_threads"]
+    assert all(row["seconds"] > 0 for row in parallel["rows"].values())
     # libNVVM reads another IR dialect: labelled, when the GPU section could run at all.
     if "unavailable" not in results["gpu"]:
         assert "libNVVM is not comparable" in table and "libNVVM (nvvmCompileProgram) (**not comparable**" in markdown

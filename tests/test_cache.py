@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import pickle
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import llvmplug
+from llvmplug import _loader
 from llvmplug import cache as cache_module
 
 from cache_support import hammer, value_for  # noqa: E402
@@ -357,51 +359,131 @@ def test_the_options_policy_changes_the_fingerprint(default):
 
 
 @pytest.mark.parametrize("field", cache_module._HOST_KEYS)
-def test_every_host_fact_changes_the_fingerprint(default, field):
-    # host_cpu and host_features are what -mcpu=native and the default
-    # target resolve to; llvm_version and abi_version identify the build.
+def test_every_host_fact_changes_the_fingerprint_of_a_native_compile(default, field):
+    # host_cpu and host_features are what -mcpu=native resolves to.
     with _with_info(field) as plugin:
-        assert key(LIBRARY, plugin) != key(LIBRARY, default)
+        assert key(LIBRARY, plugin, flags="-O2 -mcpu=native") != key(LIBRARY, default, flags="-O2 -mcpu=native")
 
 
-def test_the_shim_file_changes_the_fingerprint(default, tmp_path):
-    # The same shim with one byte appended still loads: another build, same LLVM.
-    copy = tmp_path / default.path.name
-    shutil.copyfile(default.path, copy)
-    with open(copy, "ab") as file:
-        file.write(b"\0")
-    with llvmplug.Plugin(private=True, path=copy) as plugin:
+@pytest.mark.skipif(not cache_module._FIXED_DEFAULT_TRIPLE, reason="LLVM's default triple follows the host here")
+@pytest.mark.parametrize("field", cache_module._HOST_KEYS)
+def test_host_facts_do_not_change_the_fingerprint_of_a_compile_that_does_not_read_them(default, field):
+    # Without "native" the output is the build's and the arguments' alone, so
+    # machines with other CPUs share entries (a shared directory, Dask).
+    with _with_info(field) as plugin:
+        assert key(LIBRARY, plugin) == key(LIBRARY, default)
+        assert key(LIBRARY, plugin, target="x86_64-unknown-linux-gnu") == key(
+            LIBRARY, default, target="x86_64-unknown-linux-gnu")
+
+
+@pytest.mark.parametrize("native", [
+    {"flags": "-O2 -mattr=native"},
+    {"flags": ["-O2", "-mcpu=native"]},
+    {"module": LIBRARY.replace("{", '#0 {') + 'attributes #0 = { "target-cpu"="native" }\n'},
+    {"link": [LIBRARY.replace("{", '#0 {').replace("twice", "other") + 'attributes #0 = { "target-cpu"="native" }\n']},
+])
+def test_native_anywhere_keys_on_the_host(native):
+    module = native.get("module", LIBRARY)
+    arguments = {"target": None, "flags": native.get("flags", "-O2"), "link": native.get("link", ())}
+    assert cache_module._needs_host(module, **arguments, sticky=())
+    assert not cache_module._needs_host(LIBRARY, None, "-O2", (), ()) or not cache_module._FIXED_DEFAULT_TRIPLE
+    assert cache_module._needs_host(LIBRARY, None, "-O2", (), ("-mcpu=native",))
+
+
+def _another_build(default, directory: Path, build_id: str, beside: str | None) -> Path:
+    """A copy of the shim whose compiled-in build id is ``build_id`` (patched), with ``beside`` installed next to it."""
+    directory.mkdir()
+    shim = directory / default.path.name
+    data = default.path.read_bytes()
+    ours = default.info()["build_id"].encode()
+    assert data.count(ours) == 1  # the one string llvmplug_build_id returns
+    shim.write_bytes(data.replace(ours, build_id.encode()))
+    if beside is not None:
+        _loader.build_id_file(shim).write_text(beside + "\n")
+    return shim
+
+
+OTHER_BUILD = "0123456789abcdef" * 4
+
+
+def test_the_build_id_changes_the_fingerprint(default, tmp_path):
+    shim = _another_build(default, tmp_path / "other", OTHER_BUILD, OTHER_BUILD)
+    with llvmplug.Plugin(private=True, path=shim) as plugin:
+        assert plugin.info()["build_id"] == OTHER_BUILD
         assert plugin.info()["llvm_version"] == default.info()["llvm_version"]
         assert key(LIBRARY, plugin) != key(LIBRARY, default)
+    # The same build elsewhere, or with bytes that do not change the code
+    # (a byte appended): the same build, the same key, no hashing of the file.
+    same = _another_build(default, tmp_path / "same", default.info()["build_id"], default.info()["build_id"])
+    with open(same, "ab") as file:
+        file.write(b"\0")
+    with llvmplug.Plugin(private=True, path=same) as plugin:
+        assert key(LIBRARY, plugin) == key(LIBRARY, default)
+
+
+def test_a_library_that_is_not_the_build_beside_it_is_refused(default, tmp_path):
+    shim = _another_build(default, tmp_path / "stale", OTHER_BUILD, default.info()["build_id"])
+    for private in (False, True):
+        with pytest.raises(llvmplug.LibraryLoadError, match="build id installed beside it"):
+            llvmplug.Plugin(private=private, path=shim)
+    # No file beside it claims nothing: a copy made by hand still loads.
+    bare = _another_build(default, tmp_path / "bare", OTHER_BUILD, None)
+    with llvmplug.Plugin(private=True, path=bare) as plugin:
+        assert plugin.info()["build_id"] == OTHER_BUILD
 
 
 def test_keys_follow_the_loaded_build_not_the_file_as_it_is_now(default, tmp_path):
-    # An upgrade in place replaces the file under a loaded copy: what runs is
-    # still the build that was loaded.
-    copies = []
-    for name in ("a", "b"):
-        (tmp_path / name).mkdir()
-        copies.append(tmp_path / name / default.path.name)
-        shutil.copyfile(default.path, copies[-1])
-    with llvmplug.Plugin(private=True, path=copies[0]) as known, \
-            llvmplug.Plugin(private=True, path=copies[1]) as unknown:
-        loaded = key(LIBRARY, known)  # identified while the file is the loaded build
-        for copy in copies:
-            with open(copy, "ab") as file:
-                file.write(b"\0")
-        assert key(LIBRARY, known) == loaded == key(LIBRARY, default)
-        # Not identified before its file changed: the loaded build can no
-        # longer be hashed, so its compiles are neither looked up nor stored.
-        with pytest.raises(llvmplug.LibraryLoadError, match="changed since it was loaded"):
-            key(LIBRARY, unknown)
-        cache = llvmplug.Cache()
-        assert unknown.compile(LIBRARY, cache=cache) == default.compile(LIBRARY)
-        assert len(cache) == 0 and cache.stats.misses == 0
-        # A private copy runs the bytes this process read first (its memfd
-        # template), even after a reload: still not the file as it is now.
-        unknown.reload()
-        with pytest.raises(llvmplug.LibraryLoadError, match="changed since it was loaded"):
-            key(LIBRARY, unknown)
+    # An upgrade in place replaces the file (and the id beside it) under a
+    # loaded copy: what runs is still the build that was loaded.
+    shim = _another_build(default, tmp_path / "a", default.info()["build_id"], default.info()["build_id"])
+    with llvmplug.Plugin(private=True, path=shim) as known:
+        loaded = key(LIBRARY, known)
+        assert loaded == key(LIBRARY, default)
+        upgrade = _another_build(default, tmp_path / "b", OTHER_BUILD, OTHER_BUILD)
+        shutil.copyfile(upgrade, shim)
+        shutil.copyfile(_loader.build_id_file(upgrade), _loader.build_id_file(shim))
+        assert key(LIBRARY, known) == loaded
+        known.reload()  # a private copy runs the bytes this process read first (its memfd template)
+        assert known.info()["build_id"] == default.info()["build_id"] and key(LIBRARY, known) == loaded
+        # Another Plugin loads the file as it is now: this process now runs two
+        # builds of that file, and a key can no longer say which one a Plugin
+        # of it runs, so compiles are neither looked up nor stored.
+        with llvmplug.Plugin(path=shim) as upgraded:
+            assert upgraded.info()["build_id"] == OTHER_BUILD
+            with pytest.raises(llvmplug.LibraryLoadError, match="cannot be identified"):
+                key(LIBRARY, known)
+            cache = llvmplug.Cache()
+            assert known.compile(LIBRARY, cache=cache) == default.compile(LIBRARY)
+            assert len(cache) == 0 and cache.stats.misses == 0
+
+
+HIT_SCRIPT = """
+import json, sys, llvmplug
+module, directory, flags = sys.argv[1:4]
+cache = llvmplug.Cache(directory)
+output = llvmplug.compile(open(module).read(), flags=flags, cache=cache)
+maps = open("/proc/self/maps").read()
+print(json.dumps({"hits": cache.stats.disk_hits, "misses": cache.stats.misses, "size": len(output),
+                  "loaded": "libllvmplug" in maps or "llvmplug-" in maps}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+@pytest.mark.parametrize("flags, loads", [("-O2", False), ("-O2 -mcpu=native", True)])
+def test_a_disk_hit_in_a_fresh_process_loads_no_llvm(tmp_path, flags, loads):
+    # A build system or a command line: one compile per process, mostly hits.
+    module = tmp_path / "library.ll"
+    module.write_text(LIBRARY)
+
+    def run() -> dict:
+        done = subprocess.run([sys.executable, "-c", HIT_SCRIPT, str(module), str(tmp_path / "cache"), flags],
+                              capture_output=True, text=True, timeout=120, check=True, cwd=tmp_path)
+        return json.loads(done.stdout)
+
+    first, second = run(), run()
+    assert first["hits"] == 0 and first["misses"] == 1 and first["loaded"]
+    assert second["hits"] == 1 and second["misses"] == 0 and second["size"] == first["size"]
+    assert second["loaded"] == loads
 
 
 def test_the_format_version_changes_the_fingerprint(default, monkeypatch):

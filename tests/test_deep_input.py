@@ -90,3 +90,27 @@ def test_strings_and_comments_do_not_count(plugin):
     noise = "(" * 30_000
     module = f'@s = constant [30000 x i8] c"{noise}"\n; {noise}\n'
     assert plugin.compile(module).startswith(b"\x7fELF")
+
+
+def test_a_caller_with_a_small_stack_gets_the_big_one(plugin, limit):
+    # LLVM runs on the shim's stack, not the caller's (csrc/stack.h): a thread
+    # with a 256 KiB stack compiles input at the limit as the main thread does.
+    import threading
+
+    outcome = {}
+
+    def work():
+        try:
+            outcome["obj"] = plugin.compile(nested_geps(limit - 1), flags="-O2")
+        except BaseException as error:  # noqa: BLE001 - reported by the assertion below
+            outcome["error"] = error
+
+    previous = threading.stack_size(256 << 10)
+    try:
+        thread = threading.Thread(target=work)
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["obj"].startswith(b"\x7fELF")

@@ -127,6 +127,8 @@ def test_wheel_holds_the_shim_its_header_and_the_package(wheel, sdist):
                    if n.startswith(f"{top}/llvmplug/") and n.endswith((".py", ".typed"))}
     assert package <= names, sorted(package - names)
     assert f"llvmplug/_lib/{LIBRARY}" in names
+    # Its build id beside it: the cache keys on it without loading the shim.
+    assert f"llvmplug/_lib/{LIBRARY}.build-id" in names
     assert header == (ROOT / "csrc" / "llvmplug.h").read_bytes()
     native = [n for n in names if n.endswith((".so", ".dll", ".dylib", ".pyd"))]
     assert native == [f"llvmplug/_lib/{LIBRARY}"], native

@@ -121,6 +121,7 @@ def test_sources_compile_for_windows_and_export_only_the_abi(win_sdk, tmp_path):
     generated = tmp_path / "generated"
     generated.mkdir()
     (generated / "llvmplug_targets.def").write_text("LLVMPLUG_TARGET(X86)\nLLVMPLUG_ASM_PARSER(X86)\n")
+    (generated / "build_id.h").write_text(f'#define LLVMPLUG_BUILD_ID "{"0" * 64}"\n')  # cmake/LLVMPlugBuildId.cmake
     flags = ["-std=c++17", "-O0", "-fno-rtti", "-fexceptions", "-DLLVMPLUG_BUILDING",
              *_llvm_definitions(win_sdk), "-I", str(CSRC), "-I", str(generated),
              "-isystem", str(win_sdk / "include")]
