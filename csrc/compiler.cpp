@@ -396,8 +396,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
 // be in force for several compiles at once.
 bool valuesOnly(const OptionRegistry &registry, const std::vector<Setting> &settings) {
   return all_of(settings, [&](const Setting &setting) {
-    std::optional<Verdict> verdict = registry.classify(*setting.option);
-    return verdict && verdict->kind == OptionClass::Value;
+    return registry.classify(*setting.option).verdict.kind == OptionClass::Value;
   });
 }
 
