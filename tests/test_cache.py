@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import llvmplug
-from llvmplug import _loader
+from llvmplug import _args, _loader
 from llvmplug import cache as cache_module
 
 from cache_support import hammer, value_for  # noqa: E402
@@ -383,11 +383,13 @@ def test_host_facts_do_not_change_the_fingerprint_of_a_compile_that_does_not_rea
     {"link": [LIBRARY.replace("{", '#0 {').replace("twice", "other") + 'attributes #0 = { "target-cpu"="native" }\n']},
 ])
 def test_native_anywhere_keys_on_the_host(native):
-    module = native.get("module", LIBRARY)
-    arguments = {"target": None, "flags": native.get("flags", "-O2"), "link": native.get("link", ())}
-    assert cache_module._needs_host(module, **arguments, sticky=())
-    assert not cache_module._needs_host(LIBRARY, None, "-O2", (), ()) or not cache_module._FIXED_DEFAULT_TRIPLE
-    assert cache_module._needs_host(LIBRARY, None, "-O2", (), ("-mcpu=native",))
+    def request(module=LIBRARY, flags="-O2", link=()):
+        return _args.Request.make(module, None, flags, link=link)
+
+    assert cache_module._needs_host(request(native.get("module", LIBRARY), native.get("flags", "-O2"),
+                                            native.get("link", ())), sticky=())
+    assert not cache_module._needs_host(request(), ()) or not cache_module._FIXED_DEFAULT_TRIPLE
+    assert cache_module._needs_host(request(), ("-mcpu=native",))
 
 
 def _another_build(default, directory: Path, build_id: str, beside: str | None) -> Path:

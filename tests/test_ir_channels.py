@@ -2,7 +2,7 @@
 
 Under the safe policy (the default) LLVM's assembler never reads a host file
 for a module, and what module asm and inline asm may expand to is bounded;
-``options="all"`` keeps LLVM's behaviour. Function attributes naming an
+``policy="all"`` keeps LLVM's behaviour. Function attributes naming an
 unknown CPU or feature are TargetErrors like the flags. Link modules go
 through the same parse, with the same limits. A module without a data layout
 is parsed with the target's, as llc parses it.
@@ -88,7 +88,7 @@ def test_incbin_is_refused_under_process_isolation(secret):
 
 def test_the_all_policy_keeps_llvm_behaviour(secret):
     ir = module_asm(f'.incbin "{secret}"')
-    with llvmplug.Plugin(private=True, options="all") as trusted:
+    with llvmplug.Plugin(private=True, policy="all") as trusted:
         assert MARKER in trusted.compile(ir)
     with pytest.raises(llvmplug.OptionError, match="'.incbin'"):
         llvmplug.compile(ir)
@@ -305,7 +305,7 @@ def test_a_deep_link_module_is_a_limit_error(isolated):
 def test_a_lazily_loaded_link_function_is_checked_when_loaded(secret):
     """A bitcode link module's bodies load only when needed; each is checked as it loads."""
     helper = inline_asm(f'.incbin "{secret}"').replace("define void @f()", "define void @g()")
-    with llvmplug.Plugin(private=True, options="all") as trusted:
+    with llvmplug.Plugin(private=True, policy="all") as trusted:
         bitcode = trusted.compile(helper, flags="-passes=", output="bc")
     main = "declare void @g()\ndefine void @f() {\n  call void @g()\n  ret void\n}\n"
     with pytest.raises(llvmplug.OptionError, match="link module 1: inline asm in function 'g'.*'.incbin'"):

@@ -1,4 +1,4 @@
-"""The pass policy: under options="safe" a -passes pipeline names only passes classed "value".
+"""The pass policy: under policy="safe" a -passes pipeline names only passes classed "value".
 
 Before it, -passes was checked by a pattern for printing passes only:
 trigger-crash-module killed the host, insert-gcov-profiling truncated any
@@ -105,7 +105,7 @@ CHILD = """
 import json, sys, llvmplug
 with open(sys.argv[1]) as file:
     ir, flags, policy = json.load(file)
-with llvmplug.Plugin(options=policy) as plugin:
+with llvmplug.Plugin(policy=policy) as plugin:
     try:
         plugin.compile(ir, flags=flags, output="ll")
         print(json.dumps({"error": None}))
@@ -144,7 +144,7 @@ def plugin():
 
 @pytest.fixture(scope="module")
 def trusted():
-    with llvmplug.Plugin(private=True, options="all") as p:
+    with llvmplug.Plugin(private=True, policy="all") as p:
         yield p
 
 

@@ -306,10 +306,10 @@ def test_a_zero_interleave_limit_is_refused(plugin, flags):
         assert not allowed(plugin, f"{name}={zero}"), f"{name}={zero}"
     assert allowed(plugin, f"{name}=1") and allowed(plugin, f"{name}=0x40")
     assert not allowed(plugin, f"{name}=1000000")  # never finishes with -force-target-num-*-regs=1000000
-    # Why: with options="all" LLVM hangs. In a child process with a timeout,
+    # Why: with policy="all" LLVM hangs. In a child process with a timeout,
     # so the hang costs this test 3 s.
     module = (DATA / "sweep.ll").read_text()
-    with llvmplug.Plugin(isolation="process", options="all") as p:
+    with llvmplug.Plugin(isolation="process", policy="all") as p:
         p.compile(module, flags=["-O2", f"{name}=1", *flags[1:]], timeout=60)
         with pytest.raises(llvmplug.CompileTimeoutError):
             p.compile(module, flags=["-O2", *flags], timeout=3)
