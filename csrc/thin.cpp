@@ -84,8 +84,8 @@ std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   return machine;
 }
 
-// The ThinLTO pre-link pipeline, then the module with its summary as bitcode
-// (what clang -flto=thin writes for each translation unit).
+// The module with its summary as bitcode (what clang -flto=thin writes for
+// each translation unit), after the pre-link work ThinLTO needs.
 std::string preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
   LLVMContext context;
   context.setDiagnosticHandlerCallBack(
@@ -110,13 +110,14 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, cgsccs, modules);
-  static const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1,
-                                             OptimizationLevel::O2, OptimizationLevel::O3};
-  OptimizationLevel level = Levels[std::min(settings.optLevel, 3u)];
+  // Only what a ThinLTO pre-link compile must do (always-inline, the
+  // summary's analyses), not clang's pre-link simplification: the post-link
+  // pipeline (lto::Config::OptLevel) runs the whole simplification and
+  // optimisation again anyway, so in one process that only doubles the work
+  // (measured on a 2.3 MB module: +21% CPU for one module, and compile_parts
+  // at 2 parts 1.38x instead of 1.70x of a whole compile).
   ModulePassManager pipeline =
-      level == OptimizationLevel::O0
-          ? builder.buildO0DefaultPipeline(level, ThinOrFullLTOPhase::ThinLTOPreLink)
-          : builder.buildThinLTOPreLinkDefaultPipeline(level);
+      builder.buildO0DefaultPipeline(OptimizationLevel::O0, ThinOrFullLTOPhase::ThinLTOPreLink);
   pipeline.run(module, modules);
   ProfileSummaryInfo profile(module);
   ModuleSummaryIndex summary = buildModuleSummaryIndex(module, nullptr, &profile);

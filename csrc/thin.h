@@ -2,8 +2,7 @@
 //
 // Whole-module optimisation is serial: one pass pipeline over one module.
 // ThinLTO (LLVM's lto::LTO with its in-process backend) splits the work by
-// module instead: each module gets the ThinLTO pre-link pipeline and a
-// summary; a serial "thin link" over the summaries decides which functions
+// module instead: each module gets a summary; a serial "thin link" over the summaries decides which functions
 // each module imports from the others (so cross-module inlining still
 // happens); then each module is optimised and generated on its own thread,
 // independently of the others, which makes the outputs the same whatever
