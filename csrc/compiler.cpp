@@ -1,7 +1,9 @@
 #include "compiler.h"
 
+#include "analyses.h"
 #include "asm_policy.h"
 #include "backend_guards.h"
+#include "diagnostics.h"
 #include "failure.h"
 #include "gpu_checks.h"
 #include "link.h"
@@ -20,7 +22,6 @@
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -108,33 +109,12 @@ Request parseRequest(StringRef target, StringRef flags) {
   return request;
 }
 
-// Turns the first error diagnostic into a failed call, and collects warnings
-// and remarks. Without it LLVM prints the error and returns a broken object.
-// It stops LLVM at once rather than recording the error and letting LLVM
-// carry on: after some errors LLVM goes on to crash (e.g. "SSE2 register
-// return with SSE2 disabled" then segfaults in the x87 stackifier). Like a
-// fatal error, the throw unwinds through LLVM frames that run no
-// destructors, so the copy's state is suspect afterwards (see runtime.cpp).
+// LLVM's diagnostics for one module's context: the first error ends the
+// call, the rest are kept for the result's message (diagnostics.h).
 struct Diagnostics : DiagnosticHandler {
   std::string warnings;
   bool handleDiagnostics(const DiagnosticInfo &info) override {
-    std::string text;
-    raw_string_ostream os(text);
-    DiagnosticPrinterRawOStream printer(os);
-    info.print(printer);
-    switch (info.getSeverity()) {
-    case DS_Error:
-      throw Failure(LLVMPLUG_ERROR_CODEGEN, "error: " + text);
-    case DS_Warning:
-      warnings += "warning: " + text + "\n";
-      break;
-    case DS_Remark:
-      warnings += "remark: " + text + "\n";
-      break;
-    case DS_Note:
-      warnings += "note: " + text + "\n";
-      break;
-    }
+    warnings += reportDiagnostic(info);
     return true;
   }
 };
@@ -158,19 +138,10 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const T
 void optimise(Module &module, TargetMachine &machine, const Request &request) {
   if (request.passes && request.passes->empty())
     return;
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager cgsccs;
-  ModuleAnalysisManager modules;
   PassBuilder builder(&machine);
   TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
   applyLibraryFlags(request.llc, libraryInfo);
-  functions.registerPass([&] { return TargetLibraryAnalysis(libraryInfo); });
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  Analyses analyses(builder, libraryInfo);
 
   ModulePassManager pipeline;
   if (request.passes) {
@@ -182,7 +153,7 @@ void optimise(Module &module, TargetMachine &machine, const Request &request) {
   } else {
     pipeline = builder.buildPerModuleDefaultPipeline(request.level);
   }
-  pipeline.run(module, modules);
+  pipeline.run(module, analyses.modules);
 }
 
 // Every output is written by a pipeline built for this module alone: the

@@ -1,5 +1,7 @@
 #include "thin.h"
 
+#include "analyses.h"
+#include "diagnostics.h"
 #include "failure.h"
 #include "split.h"
 
@@ -10,7 +12,6 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/LTO/LTO.h"
@@ -34,21 +35,14 @@ namespace llvmplug {
 
 namespace {
 
-// What LLVM reports while the modules are optimised and generated: the first
-// error ends the compile (as compiler.cpp's handler does); warnings and
-// remarks are kept. Called from several threads at once.
+// What LLVM reports while the modules are optimised and generated
+// (diagnostics.h), from several threads at once.
 class Reports {
 public:
   void report(const DiagnosticInfo &info) {
-    std::string text;
-    raw_string_ostream os(text);
-    DiagnosticPrinterRawOStream printer(os);
-    info.print(printer);
-    if (info.getSeverity() == DS_Error)
-      throw Failure(LLVMPLUG_ERROR_CODEGEN, "error: " + text);
-    static const char *const Labels[] = {"error", "warning", "remark", "note"};
+    std::string line = reportDiagnostic(info);
     std::lock_guard<std::mutex> hold(lock_);
-    warnings_ += std::string(Labels[info.getSeverity()]) + ": " + text + "\n";
+    warnings_ += line;
   }
   std::string take() {
     std::lock_guard<std::mutex> hold(lock_);
@@ -98,18 +92,9 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   module.setModuleIdentifier(moduleName(index));
   std::unique_ptr<TargetMachine> machine = makeMachine(settings);
 
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager cgsccs;
-  ModuleAnalysisManager modules;
   PassBuilder builder(machine.get());
   TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
-  functions.registerPass([&] { return TargetLibraryAnalysis(libraryInfo); });
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  Analyses analyses(builder, libraryInfo);
   // Only what a ThinLTO pre-link compile must do (always-inline, the
   // summary's analyses), not clang's pre-link simplification: the post-link
   // pipeline (lto::Config::OptLevel) runs the whole simplification and
@@ -118,7 +103,7 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   // at 2 parts 1.38x instead of 1.70x of a whole compile).
   ModulePassManager pipeline =
       builder.buildO0DefaultPipeline(OptimizationLevel::O0, ThinOrFullLTOPhase::ThinLTOPreLink);
-  pipeline.run(module, modules);
+  pipeline.run(module, analyses.modules);
   ProfileSummaryInfo profile(module);
   ModuleSummaryIndex summary = buildModuleSummaryIndex(module, nullptr, &profile);
   std::string out;
