@@ -27,17 +27,18 @@ from .errors import ArgumentError, ArgumentTypeError
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+def _escaped(data: bytes) -> str:
+    """``data`` for a quoted IR string: printable ASCII as is, other bytes (and ``"``, ``\\``) as ``\\XX``."""
+    return "".join(chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}" for b in data)
+
+
 def _llvm_name(name: str) -> str:
-    """``@"name"`` with every byte outside printable ASCII (and ``"``, ``\\``) escaped."""
-    escaped = "".join(chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}"
-                      for b in name.encode())
-    return f'@"{escaped}"'
+    return f'@"{_escaped(name.encode())}"'
 
 
 def _c_string(name: str) -> tuple[str, int]:
     data = name.encode() + b"\0"
-    body = "".join(chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}" for b in data)
-    return f'c"{body}"', len(data)
+    return f'c"{_escaped(data)}"', len(data)
 
 
 def system_library_ir(functions: Sequence[str], prefix: str = "llvmplug_syslib") -> str:
