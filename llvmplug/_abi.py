@@ -97,16 +97,17 @@ def call_parts(lib: Any, function: str, *args: Any) -> tuple[list[bytes], str]:
     never held past this call, so nothing Python keeps can outlive an unload
     of the library.
     """
-    out = ffi().new("llvmplug_result **")
+    cffi_ = ffi()
+    out = cffi_.new("llvmplug_result **")
     status = getattr(lib, function)(*args, out)
     result = out[0]
-    if result == ffi().NULL:
+    if result == cffi_.NULL:
         raise errors.error_for(status, f"{function} returned no result")
     try:
         status = lib.llvmplug_result_status(result)
-        message = ffi().string(lib.llvmplug_result_message(result)).decode("utf-8", "replace")
+        message = cffi_.string(lib.llvmplug_result_message(result)).decode("utf-8", "replace")
         parts = [
-            ffi().unpack(lib.llvmplug_result_part_data(result, i), lib.llvmplug_result_part_size(result, i))
+            cffi_.unpack(lib.llvmplug_result_part_data(result, i), lib.llvmplug_result_part_size(result, i))
             for i in range(lib.llvmplug_result_part_count(result))
         ]
     finally:
@@ -121,12 +122,9 @@ def buffers(modules: list[bytes]) -> tuple[Any, list[Any]]:
 
     The returned keep-alive list must outlive the call the array is passed to.
     """
-    keep = [ffi().from_buffer(module) for module in modules]
-    array = ffi().new("llvmplug_buffer[]", len(modules))
-    for entry, data in zip(array, keep):
-        entry.data = data
-        entry.size = len(data)
-    return array, keep
+    cffi_ = ffi()
+    keep = [cffi_.from_buffer(module) for module in modules]
+    return cffi_.new("llvmplug_buffer[]", [(data, len(data)) for data in keep]), keep
 
 
 def _after_fork_in_child() -> None:

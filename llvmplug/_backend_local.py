@@ -278,29 +278,9 @@ class LocalBackend:
         return self._wanted and (self._forked or (self._poisoned and self._reload_after_fatal)
                                  or "library" not in self._owned)
 
-    @contextlib.contextmanager
-    def _calling(self) -> Iterator[Any]:
-        if self._needs_copy():
-            self._recover()
-        with self._state:
-            while self._changing:
-                self._state.wait()
-            library = self._owned.get("library")
-            if library is None or not self._wanted:
-                raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
-            self._active += 1
-        try:
-            yield library.lib
-        except SUSPECT_ERRORS:
-            library.suspect = True
-            self._poisoned = True
-            raise
-        finally:
-            self._served.set()
-            with self._state:
-                self._active -= 1
-                if not self._active:
-                    self._state.notify_all()
+    def _calling(self) -> _Call:
+        """A call into the current copy: ``with self._calling() as lib: ...``."""
+        return _Call(self)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -402,6 +382,48 @@ class LocalBackend:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_list_passes", pattern.encode())
         return json.loads(data)
+
+
+class _Call:
+    """One call into a backend's current copy, as a context manager.
+
+    Counted as active, so that a reload or unload waits for it; an error that
+    unwound through LLVM marks the copy suspect. A class rather than a
+    generator-based context manager: it runs around every compile, and the
+    floor per call is measured in microseconds (benchmarks/throughput.py).
+    """
+
+    __slots__ = ("backend", "library")
+
+    def __init__(self, backend: LocalBackend) -> None:
+        self.backend = backend
+
+    def __enter__(self) -> Any:
+        backend = self.backend
+        if backend._needs_copy():
+            backend._recover()
+        with backend._state:
+            while backend._changing:
+                backend._state.wait()
+            library = backend._owned.get("library")
+            if library is None or not backend._wanted:
+                raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
+            backend._active += 1
+        self.library = library
+        return library.lib
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        backend = self.backend
+        if kind is not None and issubclass(kind, SUSPECT_ERRORS):
+            self.library.suspect = True
+            backend._poisoned = True
+        if not backend._served.is_set():
+            backend._served.set()
+        with backend._state:
+            backend._active -= 1
+            # Only a reload, unload or recovery (which sets _changing first) waits for calls to end.
+            if not backend._active and backend._changing:
+                backend._state.notify_all()
 
 
 def _after_fork_in_child() -> None:
