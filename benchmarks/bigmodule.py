@@ -83,7 +83,8 @@ def _module(directory: Path) -> tuple[str, bytes]:
         raise Unavailable(str(reason)) from None
 
 
-def _tools() -> tuple[Path, Path]:
+def reference_tools() -> tuple[Path, Path]:
+    """refopt and refllc (LLVM 23.1.1's opt -O<n> and llc, on the shim's SDK), built if needed."""
     sys.path.insert(0, str(TESTS / "tools"))
     import reference_tools
 
@@ -105,7 +106,7 @@ def run(quick: bool) -> dict[str, Any]:
         directory = Path(scratch)
         try:
             name, data = _module(directory)
-            refopt, refllc = _tools()
+            refopt, refllc = reference_tools()
         except Unavailable as reason:
             return {"unavailable": str(reason)}
         text = llvmplug.compile(data, flags="-passes=", output="ll")  # what both sides parse

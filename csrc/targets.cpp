@@ -166,6 +166,8 @@ void checkCPUs(const MCSubtargetInfo &info, const Triple &triple, StringRef cpu,
 
 void checkCPUAndFeatures(const Triple &triple, const Target &target, StringRef cpu, StringRef tuneCPU,
                          ArrayRef<std::string> features, StringRef where) {
+  if (cpu.empty() && tuneCPU.empty() && features.empty())
+    return; // nothing named: no subtarget information to build (a few µs of every compile)
   std::unique_ptr<MCSubtargetInfo> info = subtargetInfo(triple, target);
   checkCPUs(*info, triple, cpu, tuneCPU, where);
   for (const std::string &feature : features)

@@ -13,7 +13,13 @@
 // that refllc's output equals the real llc's for X86, byte for byte; only
 // then is it used as the reference for the other backends.
 //
-// Usage: refllc [llc flags] INPUT -o OUTPUT
+// Usage: refllc [llc flags] INPUT -o OUTPUT [-repeat=N]
+//
+// -repeat=N compiles the input (read once) N more times after a first
+// compile, in one process, each time as a new llc invocation would (a new
+// context, target machine and pipeline), and prints the mean time per
+// compile on stderr: what LLVM itself needs per compile when nothing is
+// kept (benchmarks/throughput.py's floor rows).
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
@@ -26,6 +32,8 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -35,6 +43,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <chrono>
 #include <optional>
 
 using namespace llvm;
@@ -56,23 +65,17 @@ static cl::opt<std::string> Binutils("binutils-version");
 static cl::list<std::string> PrinterOptions("M");
 static cl::opt<std::string> SplitDwarfFile("split-dwarf-file");
 static cl::opt<bool> NoSimplifyLibCalls("disable-simplify-libcalls");
+static cl::opt<unsigned> Repeat("repeat", cl::desc("compile N more times, print the mean time per compile"),
+                                cl::init(0));
 
 static int fail(const Twine &message) {
   errs() << "refllc: " << message << "\n";
   return 1;
 }
 
-int main(int argc, char **argv) {
-  InitializeAllTargetInfos();
-  InitializeAllTargets();
-  InitializeAllTargetMCs();
-  InitializeAllAsmPrinters();
-  InitializeAllAsmParsers();
-  cl::ParseCommandLineOptions(argc, argv, "refllc\n");
-
-  std::optional<CodeGenOptLevel> level = CodeGenOpt::parseLevel(Level);
-  if (!level)
-    return fail("bad -O");
+// One compile of the input, as one llc invocation runs it, into `buffer`.
+static int compileOnce(const char *argv0, MemoryBufferRef input, CodeGenOptLevel level,
+                       SmallVectorImpl<char> &buffer) {
   std::string cpu = codegen::getCPUStr(), features = codegen::getFeaturesStr();
 
   LLVMContext context;
@@ -99,13 +102,13 @@ int main(int argc, char **argv) {
             : MCTargetOptions::DefaultDwarfDirectory;
     machine.reset(target->createTargetMachine(triple, cpu, features, options,
                                               codegen::getExplicitRelocModel(),
-                                              codegen::getExplicitCodeModel(), *level));
+                                              codegen::getExplicitCodeModel(), level));
     return machine->createDataLayout().getStringRepresentation();
   };
   SMDiagnostic parseError;
-  std::unique_ptr<Module> module = parseIRFile(Input, parseError, context, ParserCallbacks(setDataLayout));
+  std::unique_ptr<Module> module = parseIR(input, parseError, context, ParserCallbacks(setDataLayout));
   if (!module || !machine) {
-    parseError.print(argv[0], errs());
+    parseError.print(argv0, errs());
     return fail(error);
   }
   if (!Mtriple.empty())
@@ -126,11 +129,6 @@ int main(int argc, char **argv) {
     return fail("the input does not verify");
   codegen::setFunctionAttributes(*module, cpu, features, codegen::getTuneCPUStr());
 
-  std::error_code ec;
-  ToolOutputFile out(Output, ec, sys::fs::OF_None);
-  if (ec)
-    return fail(ec.message());
-  SmallVector<char, 0> buffer;
   raw_svector_ostream stream(buffer);
   legacy::PassManager passes;
   passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
@@ -140,6 +138,40 @@ int main(int argc, char **argv) {
   const_cast<TargetLoweringObjectFile *>(machine->getObjFileLowering())
       ->Initialize(info->getMMI().getContext(), *machine);
   passes.run(*module);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  InitializeAllAsmPrinters();
+  InitializeAllAsmParsers();
+  cl::ParseCommandLineOptions(argc, argv, "refllc\n");
+  std::optional<CodeGenOptLevel> level = CodeGenOpt::parseLevel(Level);
+  if (!level)
+    return fail("bad -O");
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getFileOrSTDIN(Input);
+  if (!input)
+    return fail(Input + ": " + input.getError().message());
+  SmallVector<char, 0> buffer;
+  if (int status = compileOnce(argv[0], **input, *level, buffer))
+    return status;
+  if (Repeat) {
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < Repeat; ++i) {
+      SmallVector<char, 0> again;
+      if (int status = compileOnce(argv[0], **input, *level, again))
+        return status;
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    errs() << "refllc: mean of " << Repeat << ": " << format("%.1f", seconds / Repeat * 1e6) << " us\n";
+  }
+
+  std::error_code ec;
+  ToolOutputFile out(Output, ec, sys::fs::OF_None);
+  if (ec)
+    return fail(ec.message());
   out.os() << buffer;
   out.keep();
   return 0;

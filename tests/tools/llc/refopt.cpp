@@ -8,7 +8,11 @@
 // attributes from the codegen flags, the new pass manager's default pipeline
 // (or -passes=), and bitcode out with the use-list order kept.
 //
-// Usage: refopt [-O0..-O3 | -passes=PIPELINE (empty: none)] [codegen flags] INPUT -o OUTPUT
+// Usage: refopt [-O0..-O3 | -passes=PIPELINE (empty: none)] [codegen flags] INPUT -o OUTPUT [-repeat=N]
+//
+// -repeat=N runs N more times after the first, in one process, each as a new
+// opt invocation would, and prints the mean time per run on stderr (as
+// refllc's -repeat).
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/CodeGen/CommandFlags.h"
@@ -20,6 +24,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -27,6 +33,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <chrono>
 
 #include <optional>
 
@@ -40,22 +48,16 @@ static cl::opt<std::string> Output("o", cl::desc("output file"), cl::init("-"));
 static cl::opt<char> Level("O", cl::Prefix, cl::init('2'));
 static cl::opt<std::string> Passes("passes", cl::desc("a pipeline instead of -O<level>"));
 static cl::opt<std::string> Mtriple("mtriple");
+static cl::opt<unsigned> Repeat("repeat", cl::desc("run N more times, print the mean time per run"), cl::init(0));
 
 static int fail(const Twine &message) {
   errs() << "refopt: " << message << "\n";
   return 1;
 }
 
-int main(int argc, char **argv) {
-  InitializeAllTargetInfos();
-  InitializeAllTargets();
-  InitializeAllTargetMCs();
-  cl::ParseCommandLineOptions(argc, argv, "refopt\n");
-  OptimizationLevel levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
-                                OptimizationLevel::O3};
-  if (Level < '0' || Level > '3')
-    return fail("bad -O");
-
+// One run over the input, as one opt invocation makes it, into `buffer`.
+static int runOnce(const char *argv0, MemoryBufferRef input, OptimizationLevel level,
+                   SmallVectorImpl<char> &buffer) {
   LLVMContext context;
   std::unique_ptr<TargetMachine> machine;
   std::string error;
@@ -73,9 +75,9 @@ int main(int argc, char **argv) {
     return machine->createDataLayout().getStringRepresentation();
   };
   SMDiagnostic parseError;
-  std::unique_ptr<Module> module = parseIRFile(Input, parseError, context, ParserCallbacks(setDataLayout));
+  std::unique_ptr<Module> module = parseIR(input, parseError, context, ParserCallbacks(setDataLayout));
   if (!module || !machine) {
-    parseError.print(argv[0], errs());
+    parseError.print(argv0, errs());
     return fail(error);
   }
   if (!Mtriple.empty())
@@ -97,7 +99,6 @@ int main(int argc, char **argv) {
   builder.crossRegisterProxies(loops, functions, cgsccs, modules);
   ModulePassManager pipeline;
   pipeline.addPass(VerifierPass());
-  OptimizationLevel level = levels[Level - '0'];
   if (Passes.getNumOccurrences()) {
     // An empty pipeline runs nothing (as llvmplug's -passes=): parse and write only.
     if (!Passes.empty())
@@ -111,11 +112,44 @@ int main(int argc, char **argv) {
   pipeline.addPass(VerifierPass());
   pipeline.run(*module, modules);
 
+  raw_svector_ostream stream(buffer);
+  WriteBitcodeToFile(*module, stream, /*ShouldPreserveUseListOrder=*/true);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  cl::ParseCommandLineOptions(argc, argv, "refopt\n");
+  OptimizationLevel levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+                                OptimizationLevel::O3};
+  if (Level < '0' || Level > '3')
+    return fail("bad -O");
+
+  OptimizationLevel level = levels[Level - '0'];
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getFileOrSTDIN(Input);
+  if (!input)
+    return fail(Input + ": " + input.getError().message());
+  SmallVector<char, 0> buffer;
+  if (int status = runOnce(argv[0], **input, level, buffer))
+    return status;
+  if (Repeat) {
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < Repeat; ++i) {
+      SmallVector<char, 0> again;
+      if (int status = runOnce(argv[0], **input, level, again))
+        return status;
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    errs() << "refopt: mean of " << Repeat << ": " << format("%.1f", seconds / Repeat * 1e6) << " us\n";
+  }
+
   std::error_code ec;
   ToolOutputFile out(Output, ec, sys::fs::OF_None);
   if (ec)
     return fail(ec.message());
-  WriteBitcodeToFile(*module, out.os(), /*ShouldPreserveUseListOrder=*/true);
+  out.os() << buffer;
   out.keep();
   return 0;
 }
