@@ -32,7 +32,6 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -43,7 +42,8 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <chrono>
+#include "repeat.h"
+
 #include <optional>
 
 using namespace llvm;
@@ -157,16 +157,11 @@ int main(int argc, char **argv) {
   SmallVector<char, 0> buffer;
   if (int status = compileOnce(argv[0], **input, *level, buffer))
     return status;
-  if (Repeat) {
-    auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 0; i < Repeat; ++i) {
-      SmallVector<char, 0> again;
-      if (int status = compileOnce(argv[0], **input, *level, again))
-        return status;
-    }
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    errs() << "refllc: mean of " << Repeat << ": " << format("%.1f", seconds / Repeat * 1e6) << " us\n";
-  }
+  if (Repeat)
+    if (int status = repeatAndTime("refllc", Repeat, [&](SmallVectorImpl<char> &again) {
+          return compileOnce(argv[0], **input, *level, again);
+        }))
+      return status;
 
   std::error_code ec;
   ToolOutputFile out(Output, ec, sys::fs::OF_None);

@@ -24,7 +24,6 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -34,7 +33,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <chrono>
+#include "repeat.h"
 
 #include <optional>
 
@@ -134,16 +133,11 @@ int main(int argc, char **argv) {
   SmallVector<char, 0> buffer;
   if (int status = runOnce(argv[0], **input, level, buffer))
     return status;
-  if (Repeat) {
-    auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 0; i < Repeat; ++i) {
-      SmallVector<char, 0> again;
-      if (int status = runOnce(argv[0], **input, level, again))
-        return status;
-    }
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    errs() << "refopt: mean of " << Repeat << ": " << format("%.1f", seconds / Repeat * 1e6) << " us\n";
-  }
+  if (Repeat)
+    if (int status = repeatAndTime("refopt", Repeat, [&](SmallVectorImpl<char> &again) {
+          return runOnce(argv[0], **input, level, again);
+        }))
+      return status;
 
   std::error_code ec;
   ToolOutputFile out(Output, ec, sys::fs::OF_None);
