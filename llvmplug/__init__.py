@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
     ArgumentError,
@@ -41,9 +41,11 @@ from ._args import Flags, Module
 from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
 from .cache import Cache, CacheStats, fingerprint
 from .plugin import Plugin
-from .gpu import libdevice, libdevice_path
-from .pool import Pool
-from .syslib import system_library
+
+if TYPE_CHECKING:
+    from .gpu import libdevice, libdevice_path
+    from .pool import Pool
+    from .syslib import system_library
 
 __version__ = "0.1.0"
 
@@ -83,6 +85,27 @@ __all__ = [
     "reset",
     "target_info",
 ]
+
+# Imported on first use (PEP 562), so that `import llvmplug` does not pay for
+# concurrent.futures and the rest when a process only compiles (a command line,
+# a build system's compile per process).
+_LAZY = {"Pool": "pool", "libdevice": "gpu", "libdevice_path": "gpu", "system_library": "syslib"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'llvmplug' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 _default: Plugin | None = None
 _default_lock = threading.Lock()

@@ -6,17 +6,19 @@ import os
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _args, _loader, errors
 from . import cache as _cache
 from ._args import OUTPUTS, Flags, Module
 from ._backend_local import LocalBackend
-from ._backend_process import ProcessBackend
+
+if TYPE_CHECKING:
+    from ._backend_process import ProcessBackend
 
 __all__ = ["OUTPUTS", "Flags", "Module", "Plugin"]
 
-Backend = Union[LocalBackend, ProcessBackend]
+Backend = Union[LocalBackend, "ProcessBackend"]
 
 # What target_info said about each triple a compile named (see Plugin._warn_about_triple).
 _unknown_components: dict[str, tuple[str, ...]] = {}
@@ -110,6 +112,10 @@ class Plugin:
             )
         self._backend: Backend
         if self._isolation == "process":
+            # Imported on first use: a process that never isolates does not pay for
+            # subprocess and the child's protocol on `import llvmplug`.
+            from ._backend_process import ProcessBackend
+
             self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
                                            reload_after_fatal=reload_after_fatal, memory_limit=limit,
                                            standby=standby)
