@@ -66,6 +66,8 @@ CLAIMS: dict[str, Callable[[dict[str, Any]], str]] = {
     "llvmlite_size": lambda r: mib(_section(r, "artefacts")["llvmlite"]["stripped"]),
     "gpu_latency": lambda r: ms(_gpu(r, "llvmplug")),
     "gpu_libnvvm": lambda r: ms(_gpu(r, "libNVVM (nvvmCompileProgram)")),
+    "floor_obj": lambda r: ms(_section(r, "throughput")["floor"]["now"]["-O2"]),
+    "llc_floor": lambda r: ms(_section(r, "throughput")["floor"]["llvm"]["-O2 -passes="]),
     "two_threads": lambda r: f"{_section(r, 'throughput')['threads']['ratio']:.2f}x",
     "two_instances": lambda r: f"{_instances(r, '2 private instances')['per_second'] / _instances(r, '1 private instance')['per_second']:.2f}x",
 }
