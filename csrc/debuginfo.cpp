@@ -2,6 +2,7 @@
 
 #include "failure.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
@@ -67,6 +68,9 @@ bool intrinsicAddressTaken(const Module &module, raw_ostream &os) {
 
 void upgradeDebugInfo(Module &module, llvmplug_status status) {
   unsigned version = debugInfoVersion(module);
+  bool loaded = none_of(module, [](const Function &function) { return function.isMaterializable(); });
+  if (version == DEBUG_METADATA_VERSION && !loaded)
+    return;
   if (version == DEBUG_METADATA_VERSION) {
     std::string problems;
     raw_string_ostream os(problems);

@@ -25,9 +25,12 @@ namespace llvmplug {
 
 // Throws Failure(`status`, the verifier's report) for a module with debug
 // info of the current version that fails the verifier. A lazily loaded
-// module must have every function materialised; it is checked as the
-// verifier checks it once the reader has finished it (the verifier skips
-// its check of intrinsics' uses while a module is still being read).
+// module with every function materialised is checked as the verifier checks
+// it once the reader has finished it (the verifier skips its check of
+// intrinsics' uses while a module is still being read). One with functions
+// still to load (a link module) is not verified, only stripped of debug info
+// of another version (the reader strips what it loads later too): what it
+// loads is verified once linked (link.h).
 void upgradeDebugInfo(llvm::Module &module, llvmplug_status status);
 
 } // namespace llvmplug

@@ -108,10 +108,7 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context, const
     checkModuleDepth(*module);
     if (facts)
       checkModuleAsm(*module, facts->asmRules);
-    // A lazily loaded link module is checked only as far as it is loaded
-    // (materialize), and verified once linked (link.h).
-    if (!bitcode || whole)
-      upgradeDebugInfo(*module, options.verifyStatus);
+    upgradeDebugInfo(*module, options.verifyStatus);
     // What the reader still does: the intrinsics it upgraded, the module
     // flags, and its own UpgradeDebugInfo, now with nothing left to report.
     if (whole)
