@@ -1,6 +1,7 @@
 #include "debuginfo.h"
 
 #include "failure.h"
+#include "options.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -67,6 +68,8 @@ bool intrinsicAddressTaken(const Module &module, raw_ostream &os) {
 } // namespace
 
 void upgradeDebugInfo(Module &module, llvmplug_status status) {
+  if (debugInfoUpgradeDisabled())
+    return;
   unsigned version = debugInfoVersion(module);
   bool loaded = none_of(module, [](const Function &function) { return function.isMaterializable(); });
   if (version == DEBUG_METADATA_VERSION && !loaded)

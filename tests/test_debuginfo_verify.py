@@ -42,6 +42,10 @@ import llvmplug
 
 DATA = Path(sys.argv[1])
 
+def source(name, kind):
+    path = DATA / f"{name}.{kind}"
+    return path.read_text() if kind == "ll" else path.read_bytes()
+
 def attempt(call):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -65,7 +69,7 @@ def run_child(code: str) -> dict:
 
 def module(name: str, kind: str) -> str:
     """Child code for the module `name` as IR text or bitcode."""
-    return f"(DATA / '{name}.ll').read_text()" if kind == "ll" else f"(DATA / '{name}.bc').read_bytes()"
+    return f"source({name!r}, {kind!r})"
 
 
 @pytest.mark.parametrize("kind", ["ll", "bc"])
@@ -165,3 +169,21 @@ print(json.dumps([compile({module("upgraded-intrinsic", "ll")}), compile({module
     text, bitcode = outcome
     assert "output" in text and "output" in bitcode, outcome
     assert bitcode == text
+
+
+# -- -disable-auto-upgrade-debug-info: LLVM's readers then leave debug info alone, and so does llvmplug --
+
+
+@pytest.mark.parametrize("kind", ["ll", "bc"])
+def test_disabling_the_upgrade_keeps_debug_info_as_it_is(kind):
+    outcome = run_child(f"""
+def compile(name):
+    return attempt(lambda: llvmplug.compile(source(name, {kind!r}), output="asm",
+                                            flags="-disable-auto-upgrade-debug-info"))
+print(json.dumps({{"old": compile("old-debug-info"), "broken": compile("broken-debug-info")}}))
+""")
+    old, broken = outcome["old"], outcome["broken"]
+    assert old["warnings"] == [] and ".debug_info" in bytes.fromhex(old["output"]).decode()
+    # Not stripped, so the compile's own verifier refuses it, debug info and all.
+    assert broken.get("error") == "VerifyError", broken
+    assert broken["message"].startswith("DILocation's scope must be a DILocalScope")
