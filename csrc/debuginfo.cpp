@@ -71,10 +71,9 @@ void upgradeDebugInfo(Module &module, llvmplug_status status) {
   if (debugInfoUpgradeDisabled())
     return;
   unsigned version = debugInfoVersion(module);
-  bool loaded = none_of(module, [](const Function &function) { return function.isMaterializable(); });
-  if (version == DEBUG_METADATA_VERSION && !loaded)
-    return;
   if (version == DEBUG_METADATA_VERSION) {
+    if (any_of(module, [](const Function &function) { return function.isMaterializable(); }))
+      return; // a link module, verified as far as it is loaded once linked
     std::string problems;
     raw_string_ostream os(problems);
     bool brokenDebugInfo = false;

@@ -105,15 +105,15 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context, const
       for (Function &function : *module)
         if (Error error = function.materialize())
           throw Failure(options.parseStatus, "invalid bitcode: " + toString(std::move(error)));
-    checkModuleDepth(*module);
-    if (facts)
-      checkModuleAsm(*module, facts->asmRules);
+    checkModuleDepth(*module); // before the verifier recurses through it
     upgradeDebugInfo(*module, options.verifyStatus);
     // What the reader still does: the intrinsics it upgraded, the module
     // flags, and its own UpgradeDebugInfo, now with nothing left to report.
     if (whole)
       if (Error error = module->materializeAll())
         throw Failure(options.parseStatus, "invalid bitcode: " + toString(std::move(error)));
+    if (facts)
+      checkModuleAsm(*module, facts->asmRules);
     return module;
   });
 }
