@@ -41,6 +41,7 @@ ParseOptions parseOptions(size_t index) {
   ParseOptions options;
   options.name = name(index);
   options.parseStatus = LLVMPLUG_ERROR_LINK;
+  options.verifyStatus = LLVMPLUG_ERROR_LINK;
   // Bitcode is loaded lazily: only the functions the module needs are
   // materialised (libdevice has hundreds; a kernel calls a few).
   options.lazy = true;

@@ -528,6 +528,19 @@ std::string OptionRegistry::describe(StringRef pattern) const {
 // (targetWritesOptions), so no compile reads them while one writes.
 constexpr const char *WrittenByTargets[] = {"min-jump-table-entries", "disable-const64"};
 
+bool debugInfoUpgradeDisabled() {
+  auto &registered = cl::getRegisteredOptions();
+  auto found = registered.find("disable-auto-upgrade-debug-info");
+  if (found == registered.end())
+    return false;
+  // Read through its type only once its vtable shows it is a cl::opt<bool>;
+  // otherwise the debug info is upgraded (and the module verified).
+  const KnownType *type = knownType(*found->second);
+  if (!type || type->read != &readScalar<bool, false>)
+    return false;
+  return static_cast<cl::opt<bool> &>(*found->second).getValue();
+}
+
 bool targetWritesOptions(const Triple &triple) {
   // Fails closed: only the backends the measurement found writing nothing
   // share the copy; any other (a backend added later, an unknown arch) runs

@@ -114,6 +114,11 @@ private:
   mutable std::map<llvm::cl::Option *, Classified> classes_;
 };
 
+// Whether -disable-auto-upgrade-debug-info (LLVM's AutoUpgrade.cpp) is in
+// force, per call or sticky: LLVM's readers then leave a module's debug info
+// as it is, and so does debuginfo.h.
+bool debugInfoUpgradeDisabled();
+
 // Whether compiling for `triple` writes options of its own (options.cpp):
 // such a compile must hold the runtime lock exclusively.
 bool targetWritesOptions(const llvm::Triple &triple);

@@ -1,9 +1,10 @@
 #include "parse.h"
 
+#include "debuginfo.h"
 #include "failure.h"
 #include "nesting.h"
 
-#include "llvm/AsmParser/Parser.h"
+#include "llvm/AsmParser/LLParser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
@@ -63,9 +64,11 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context, const
     std::unique_ptr<MemoryBuffer> copy;
     if (bitcode) {
       MemoryBufferRef buffer(bytes, bufferName);
+      // Lazily even when the whole module is wanted: parseBitcodeFile
+      // would finish it at once (materializeAll), and so run LLVM's
+      // UpgradeDebugInfo on it (debuginfo.h).
       Expected<std::unique_ptr<Module>> parsed =
-          options.lazy ? getLazyBitcodeModule(buffer, context, false, false, ParserCallbacks(layoutFor))
-                       : parseBitcodeFile(buffer, context, ParserCallbacks(layoutFor));
+          getLazyBitcodeModule(buffer, context, false, false, ParserCallbacks(layoutFor));
       if (parsed)
         module = std::move(*parsed);
       else
@@ -75,8 +78,14 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context, const
       // buffer need not have one, so parse a terminated copy (the module
       // keeps no pointer into it).
       copy = MemoryBuffer::getMemBufferCopy(bytes, bufferName);
+      // As parseAssembly, but without LLVM's UpgradeDebugInfo (debuginfo.h).
+      SourceMgr sources;
+      sources.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(copy->getMemBufferRef()), SMLoc());
       SMDiagnostic diagnostic;
-      module = parseAssembly(copy->getMemBufferRef(), diagnostic, context, nullptr, layoutFor);
+      module = std::make_unique<Module>(bufferName, context);
+      if (LLParser(copy->getBuffer(), sources, diagnostic, module.get(), nullptr, context)
+              .Run(/*UpgradeDebugInfo=*/false, layoutFor))
+        module.reset();
       if (!module) {
         raw_string_ostream os(error);
         diagnostic.print("", os, /*ShowColors=*/false, /*ShowKindLabel=*/false);
@@ -91,7 +100,18 @@ std::unique_ptr<Module> parseModule(StringRef bytes, LLVMContext &context, const
       facts = options.target(module->getTargetTriple().str(), module->getDataLayoutStr());
       module->setDataLayout(facts->dataLayout);
     }
-    checkModuleDepth(*module);
+    bool whole = bitcode && !options.lazy;
+    if (whole)
+      for (Function &function : *module)
+        if (Error error = function.materialize())
+          throw Failure(options.parseStatus, "invalid bitcode: " + toString(std::move(error)));
+    checkModuleDepth(*module); // before the verifier recurses through it
+    upgradeDebugInfo(*module, options.verifyStatus);
+    // What the reader still does: the intrinsics it upgraded, the module
+    // flags, and its own UpgradeDebugInfo, now with nothing left to report.
+    if (whole)
+      if (Error error = module->materializeAll())
+        throw Failure(options.parseStatus, "invalid bitcode: " + toString(std::move(error)));
     if (facts)
       checkModuleAsm(*module, facts->asmRules);
     return module;

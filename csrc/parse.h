@@ -1,6 +1,8 @@
 // parse.h: the one way in for every module llvmplug is given, the module to
 // compile and each link module alike, IR text or bitcode, with the same
-// limits (nesting.h, asm_policy.h) applied to each.
+// limits (nesting.h, asm_policy.h) applied to each, and debug info upgraded
+// as LLVM's readers do, without their printing and fatal verifier
+// (debuginfo.h).
 //
 // Parsed as llc parses: once the parser has read the module's triple (and
 // before anything that depends on the data layout), `target` chooses the
@@ -41,6 +43,10 @@ struct ParseOptions {
   // The status of a failure to parse (PARSE for the module, LINK for a link
   // module); limits fail with LIMIT and policy refusals with OPTION.
   llvmplug_status parseStatus = LLVMPLUG_ERROR_PARSE;
+  // The status of a module that parses but fails the verifier where LLVM's
+  // reader would verify it (debuginfo.h): VERIFY for the module, LINK for a
+  // link module.
+  llvmplug_status verifyStatus = LLVMPLUG_ERROR_VERIFY;
   // Called with the module's own triple and data layout strings once they
   // are read. It may throw: the exception is held while LLVM's parser
   // unwinds normally, and rethrown once it has returned. Without it the

@@ -1,0 +1,18 @@
+; Valid for LLVM 19, with debug info: LLVM 20 renamed the intrinsic
+; (llvm.stepvector), and its reader upgrades the call as it loads the body,
+; leaving the old declaration until it finishes the module.
+source_filename = "upgraded-intrinsic.ll"
+declare <4 x i32> @llvm.experimental.stepvector.v4i32()
+define <4 x i32> @f() !dbg !5 {
+  %a = call <4 x i32> @llvm.experimental.stepvector.v4i32(), !dbg !9
+  ret <4 x i32> %a, !dbg !9
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "x", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "a.c", directory: "/tmp")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !6, unit: !0, spFlags: DISPFlagDefinition)
+!6 = !DISubroutineType(types: !7)
+!7 = !{null}
+!9 = !DILocation(line: 1, scope: !5)
