@@ -379,9 +379,9 @@ void lineTablesWithVariables(const Module &module, const Triple &triple, StringR
 }
 
 // Whether the module flag `name` is an integer other than 0 (how the
-// AsmPrinters below test it: a flag of another kind counts as absent).
+// AsmPrinters below test it).
 bool flagSet(const Module &module, StringRef name) {
-  const auto *value = mdconst::extract_or_null<ConstantInt>(module.getModuleFlag(name));
+  const auto *value = mdconst::dyn_extract_or_null<ConstantInt>(module.getModuleFlag(name));
   return value && !value->isZero();
 }
 
@@ -425,9 +425,13 @@ bool addressEscapes(const Function &function) {
 // only COFF has, and MCStreamer::switchSection segfaults on the null section
 // as soon as one function's address escapes (object and assembly; GOFF
 // objects ignore it). A module without such a function, or with the flag 0,
-// compiles.
+// compiles. AsmPrinter reads the flag as an integer without checking its
+// kind (mdconst::extract_or_null): a flag of another kind is read from the
+// wrong object and crashes in some runs, so it counts as set.
 void cfguardWithoutCoff(const Module &module, const Triple &triple, StringRef backend, bool object) {
-  if (triple.isOSBinFormatCOFF() || (object && triple.isOSBinFormatGOFF()) || !flagSet(module, "cfguard"))
+  const Metadata *flag = module.getModuleFlag("cfguard");
+  if (triple.isOSBinFormatCOFF() || (object && triple.isOSBinFormatGOFF()) || !flag ||
+      (mdconst::hasa<ConstantInt>(flag) && !flagSet(module, "cfguard")))
     return;
   for (const Function &function : module)
     if (addressEscapes(function))
