@@ -543,7 +543,8 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
     aixDwarf5(module, machine);
   if (!module.debug_compile_units().empty())
     lineTablesWithVariables(module, triple, machine.getTarget().getBackendName());
-  cfguardWithoutCoff(module, triple, machine.getTarget().getBackendName(), object);
+  cfguardWithoutCoff(module, triple, backend.empty() ? StringRef(machine.getTarget().getBackendName()) : backend,
+                     object);
 }
 
 } // namespace llvmplug
