@@ -3,6 +3,7 @@
 #include "failure.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
@@ -450,24 +451,14 @@ void riscvBranchProtection(const Module &module) {
            "RISCVAsmPrinter::emitEndOfAsmFile reads the missing scheme and segfaults");
 }
 
-// ARM schedules a function with latency (ScheduleDAGRRList's hybrid
-// scheduler and ARM's ScoreboardHazardRecognizer) when it is optimised, not
-// minsize, not soft-float, not Thumb1-only, has VFP2, its CPU has
-// instruction itineraries and does not use the MachineScheduler instead
-// (ARMTargetLowering's scheduling preference, SelectionDAGISel::CreateScheduler).
-// Read from a subtarget description of its own: the TargetMachine's
-// subtargets are not built here (the guards run from several threads).
-bool armLatencyScheduled(const Function &function, const TargetMachine &machine) {
-  if (machine.getOptLevel() == CodeGenOptLevel::None || function.hasOptNone() || function.hasMinSize() ||
-      function.getFnAttribute("use-soft-float").getValueAsBool())
-    return false;
-  Attribute cpuAttribute = function.getFnAttribute("target-cpu");
-  std::string cpu = (cpuAttribute.isValid() ? cpuAttribute.getValueAsString() : machine.getTargetCPU()).str();
-  if (cpu.empty())
-    cpu = "generic";
-  std::string features = machine.getTargetFeatureString().str();
-  if (Attribute attribute = function.getFnAttribute("target-features"); attribute.isValid())
-    features += (features.empty() ? "" : ",") + attribute.getValueAsString().str();
+// Whether ARM schedules `cpu` with `features` by latency (ScheduleDAGRRList's
+// hybrid scheduler with ARM's ScoreboardHazardRecognizer): it has VFP2, is
+// not Thumb1-only or soft-float, its CPU has instruction itineraries and does
+// not use the MachineScheduler instead (ARMTargetLowering's scheduling
+// preference, SelectionDAGISel::CreateScheduler). Read from a subtarget
+// description of its own: the TargetMachine's subtargets are not built here
+// (the guards run from several threads).
+bool armLatencyScheduled(const TargetMachine &machine, StringRef cpu, StringRef features) {
   std::unique_ptr<MCSubtargetInfo> subtarget(
       machine.getTarget().createMCSubtargetInfo(machine.getTargetTriple(), cpu, features));
   if (!subtarget)
@@ -477,19 +468,37 @@ bool armLatencyScheduled(const Function &function, const TargetMachine &machine)
          !subtarget->checkFeatures("+use-misched") && !subtarget->getInstrItineraryForCPU(cpu).isEmpty();
 }
 
-// ARM: a pseudo-probe (llvm.pseudoprobe, -fpseudo-probe-for-profiling) in a
-// function scheduled with latency: ScoreboardHazardRecognizer::EmitInstruction
-// segfaults on its node. -O0, and CPUs scheduled otherwise, compile it.
+// ARM: a pseudo-probe (llvm.pseudoprobe, -fpseudo-probe-for-profiling) in an
+// optimised function (not optnone, not minsize, not use-soft-float) that is
+// scheduled by latency: ScoreboardHazardRecognizer::EmitInstruction segfaults
+// on its node. -O0, and CPUs scheduled otherwise, compile it.
 void armPseudoProbes(const Module &module, const TargetMachine &machine) {
   const Function *probe = Intrinsic::getDeclarationIfExists(&module, Intrinsic::pseudoprobe);
-  if (!probe)
+  if (!probe || machine.getOptLevel() == CodeGenOptLevel::None)
     return;
   SmallPtrSet<const Function *, 8> checked;
-  for (const User *user : probe->users())
-    if (const auto *call = dyn_cast<CallBase>(user))
-      if (checked.insert(call->getFunction()).second && armLatencyScheduled(*call->getFunction(), machine))
-        refuseCall("ARM", *call, "ScoreboardHazardRecognizer::EmitInstruction segfaults on the probe when the "
-                                 "CPU is scheduled with itineraries; -O0 works");
+  StringMap<bool> latency; // by CPU and features: with profiling, every function has probes
+  for (const User *user : probe->users()) {
+    const auto *call = dyn_cast<CallBase>(user);
+    if (!call || !checked.insert(call->getFunction()).second)
+      continue;
+    const Function &function = *call->getFunction();
+    if (function.hasOptNone() || function.hasMinSize() || function.getFnAttribute("use-soft-float").getValueAsBool())
+      continue;
+    Attribute cpuAttribute = function.getFnAttribute("target-cpu");
+    std::string cpu = (cpuAttribute.isValid() ? cpuAttribute.getValueAsString() : machine.getTargetCPU()).str();
+    if (cpu.empty())
+      cpu = "generic";
+    std::string features = machine.getTargetFeatureString().str();
+    if (Attribute attribute = function.getFnAttribute("target-features"); attribute.isValid())
+      features += (features.empty() ? "" : ",") + attribute.getValueAsString().str();
+    auto [entry, added] = latency.try_emplace(cpu + ";" + features, false);
+    if (added)
+      entry->second = armLatencyScheduled(machine, cpu, features);
+    if (entry->second)
+      refuseCall("ARM", *call, "ScoreboardHazardRecognizer::EmitInstruction segfaults on the probe when the "
+                               "CPU is scheduled with itineraries; -O0 works");
+  }
 }
 
 } // namespace
