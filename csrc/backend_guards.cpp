@@ -3,8 +3,10 @@
 #include "failure.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -14,6 +16,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -376,6 +379,128 @@ void lineTablesWithVariables(const Module &module, const Triple &triple, StringR
   }
 }
 
+// Whether the module flag `name` is an integer other than 0 (how the
+// AsmPrinters below test it).
+bool flagSet(const Module &module, StringRef name) {
+  const auto *value = mdconst::dyn_extract_or_null<ConstantInt>(module.getModuleFlag(name));
+  return value && !value->isZero();
+}
+
+// Whether WinCFGuard (which AsmPrinter adds for the "cfguard" flag) lists
+// `function` in its .gfids table: its address escapes. The certain escapes
+// only: a use by an instruction that is not the callee of a call, by a global
+// variable's initialiser or as another function's personality, directly or
+// through constant expressions and aliases (blockaddress does not escape).
+bool addressEscapes(const Function &function) {
+  SmallVector<const Value *, 4> pending{&function};
+  SmallPtrSet<const Value *, 8> seen;
+  while (!pending.empty()) {
+    const Value *value = pending.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (const Use &use : value->uses()) {
+      const User *user = use.getUser();
+      if (isa<BlockAddress>(user))
+        continue;
+      if (const auto *call = dyn_cast<CallBase>(user)) {
+        if (!call->isCallee(&use))
+          return true; // an argument or operand bundle: may be called indirectly
+      } else if (isa<Instruction>(user)) {
+        return true;
+      } else if (const auto *variable = dyn_cast<GlobalVariable>(user)) {
+        if (variable->getName() != "llvm.arm64ec.symbolmap")
+          return true;
+      } else if (const auto *other = dyn_cast<Function>(user)) {
+        if (other->hasPersonalityFn() && other->getPersonalityFn() == value)
+          return true;
+      } else if (isa<Constant>(user)) { // a constant expression or an alias
+        pending.push_back(user);
+      }
+    }
+  }
+  return false;
+}
+
+// The "cfguard" module flag (Windows Control Flow Guard) on a target that does
+// not write COFF: WinCFGuard::endModule switches to the .gfids section, which
+// only COFF has, and MCStreamer::switchSection segfaults on the null section
+// as soon as one function's address escapes (object and assembly; GOFF
+// objects ignore it). A module without such a function, or with the flag 0,
+// compiles. AsmPrinter reads the flag as an integer without checking its
+// kind (mdconst::extract_or_null): a flag of another kind is read from the
+// wrong object and crashes in some runs, so it counts as set.
+void cfguardWithoutCoff(const Module &module, const Triple &triple, StringRef backend, bool object) {
+  const Metadata *flag = module.getModuleFlag("cfguard");
+  if (triple.isOSBinFormatCOFF() || (object && triple.isOSBinFormatGOFF()) || !flag ||
+      (mdconst::hasa<ConstantInt>(flag) && !flagSet(module, "cfguard")))
+    return;
+  for (const Function &function : module)
+    if (addressEscapes(function))
+      refuse(backend, "the cfguard module flag on a target without COFF sections, with @" + function.getName() +
+                          "'s address taken",
+             "WinCFGuard::endModule switches to the missing .gfids section and segfaults");
+}
+
+// RISC-V: the "cf-protection-branch" flag without "cf-branch-label-scheme":
+// RISCVAsmPrinter::emitEndOfAsmFile reads the scheme's string from the
+// missing flag and segfaults. A scheme ("unlabeled") compiles; an unknown or
+// unimplemented one is a fatal error, already a typed error.
+void riscvBranchProtection(const Module &module) {
+  if (flagSet(module, "cf-protection-branch") && !module.getModuleFlag("cf-branch-label-scheme"))
+    refuse("RISCV", "the cf-protection-branch module flag without a cf-branch-label-scheme flag",
+           "RISCVAsmPrinter::emitEndOfAsmFile reads the missing scheme and segfaults");
+}
+
+// Whether ARM schedules `cpu` with `features` by latency (ScheduleDAGRRList's
+// hybrid scheduler with ARM's ScoreboardHazardRecognizer): it has VFP2, is
+// not Thumb1-only or soft-float, its CPU has instruction itineraries and does
+// not use the MachineScheduler instead (ARMTargetLowering's scheduling
+// preference, SelectionDAGISel::CreateScheduler). Read from a subtarget
+// description of its own: the TargetMachine's subtargets are not built here
+// (the guards run from several threads).
+bool armLatencyScheduled(const TargetMachine &machine, StringRef cpu, StringRef features) {
+  std::unique_ptr<MCSubtargetInfo> subtarget(
+      machine.getTarget().createMCSubtargetInfo(machine.getTargetTriple(), cpu, features));
+  if (!subtarget)
+    return false;
+  bool thumb1 = subtarget->checkFeatures("+thumb-mode") && !subtarget->checkFeatures("+thumb2");
+  return subtarget->checkFeatures("+vfp2sp") && !subtarget->checkFeatures("+soft-float") && !thumb1 &&
+         !subtarget->checkFeatures("+use-misched") && !subtarget->getInstrItineraryForCPU(cpu).isEmpty();
+}
+
+// ARM: a pseudo-probe (llvm.pseudoprobe, -fpseudo-probe-for-profiling) in an
+// optimised function (not optnone, not minsize, not use-soft-float) that is
+// scheduled by latency: ScoreboardHazardRecognizer::EmitInstruction segfaults
+// on its node. -O0, and CPUs scheduled otherwise, compile it.
+void armPseudoProbes(const Module &module, const TargetMachine &machine) {
+  const Function *probe = Intrinsic::getDeclarationIfExists(&module, Intrinsic::pseudoprobe);
+  if (!probe || machine.getOptLevel() == CodeGenOptLevel::None)
+    return;
+  SmallPtrSet<const Function *, 8> checked;
+  StringMap<bool> latency; // by CPU and features: with profiling, every function has probes
+  for (const User *user : probe->users()) {
+    const auto *call = dyn_cast<CallBase>(user);
+    if (!call || !checked.insert(call->getFunction()).second)
+      continue;
+    const Function &function = *call->getFunction();
+    if (function.hasOptNone() || function.hasMinSize() || function.getFnAttribute("use-soft-float").getValueAsBool())
+      continue;
+    Attribute cpuAttribute = function.getFnAttribute("target-cpu");
+    std::string cpu = (cpuAttribute.isValid() ? cpuAttribute.getValueAsString() : machine.getTargetCPU()).str();
+    if (cpu.empty())
+      cpu = "generic";
+    std::string features = machine.getTargetFeatureString().str();
+    if (Attribute attribute = function.getFnAttribute("target-features"); attribute.isValid())
+      features += (features.empty() ? "" : ",") + attribute.getValueAsString().str();
+    auto [entry, added] = latency.try_emplace(cpu + ";" + features, false);
+    if (added)
+      entry->second = armLatencyScheduled(machine, cpu, features);
+    if (entry->second)
+      refuseCall("ARM", *call, "ScoreboardHazardRecognizer::EmitInstruction segfaults on the probe when the "
+                               "CPU is scheduled with itineraries; -O0 works");
+  }
+}
+
 } // namespace
 
 void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machine, bool object) {
@@ -406,6 +531,18 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
   case Triple::bpfeb:
     bpfAtomicStores(module, machine);
     break;
+  case Triple::arm:
+  case Triple::armeb:
+  case Triple::thumb:
+  case Triple::thumbeb:
+    armPseudoProbes(module, machine);
+    break;
+  case Triple::riscv32:
+  case Triple::riscv64:
+  case Triple::riscv32be:
+  case Triple::riscv64be:
+    riscvBranchProtection(module);
+    break;
   default:
     break;
   }
@@ -415,6 +552,8 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
     aixDwarf5(module, machine);
   if (!module.debug_compile_units().empty())
     lineTablesWithVariables(module, triple, machine.getTarget().getBackendName());
+  cfguardWithoutCoff(module, triple, backend.empty() ? StringRef(machine.getTarget().getBackendName()) : backend,
+                     object);
 }
 
 } // namespace llvmplug

@@ -111,8 +111,8 @@ MODULES = {"plain": PLAIN, "loop": LOOP, "pgo": PGO, "cg_profile": CG_PROFILE,
 
 # (backend, triple, flags, outputs, kernel or None, modules left out and why).
 # Left out: what a FRESH copy cannot compile either (the target rejects it,
-# or LLVM itself crashes on it: those crashes are not state, and are
-# reported separately).
+# or LLVM itself crashes on it: those crashes are not state; each is kept in
+# tests/data/backend_crashers/, and refused when a guard recognises it).
 NO_TLS = {"tls": "no thread-local storage"}
 NO_CG_OBJ = {"pgo": "no relocation for CG profile entries", "cg_profile": "no relocation for CG profile entries"}
 TARGETS = [
@@ -120,13 +120,15 @@ TARGETS = [
     ("X86", "x86_64-pc-windows-msvc", "", ("obj", "asm"), None, {}),
     ("X86", "x86_64-apple-macosx", "", ("obj", "asm"), None, {}),
     ("X86", "i686-unknown-linux-gnu", "-passes=", ("obj", "asm"), None,
-     {"flags": "crashes LLVM on a fresh copy (import-call-optimization)"}),
+     {"flags": "cfguard with @init's address kept (no IR pipeline): a known LLVM crash, refused "
+               "(tests/data/backend_crashers/x86-i686-cfguard-elf.ll)"}),
     ("AArch64", "aarch64-unknown-linux-gnu", "", ("obj", "asm"), None, {}),
     ("AArch64", "arm64-apple-macosx", "", ("obj", "asm"), None, {}),
     ("AArch64", "aarch64-pc-windows-msvc", "", ("obj", "asm"), None, {}),
     ("ARM", "armv7-unknown-linux-gnueabihf", "", ("obj", "asm"), None,
-     {"pseudo_probe": "crashes LLVM on a fresh copy"}),
-    ("ARM", "thumbv7-pc-windows-msvc", "", ("obj", "asm"), None, {"pseudo_probe": "crashes LLVM on a fresh copy"}),
+     {"pseudo_probe": "a known LLVM crash, refused (tests/data/backend_crashers/arm-pseudoprobe.ll)"}),
+    ("ARM", "thumbv7-pc-windows-msvc", "", ("obj", "asm"), None,
+     {"pseudo_probe": "a known LLVM crash, refused (tests/data/backend_crashers/thumbv7-windows-pseudoprobe.ll)"}),
     ("AMDGPU", "amdgcn-amd-amdhsa", "-mcpu=gfx900", ("obj", "asm"), "amd-fill.ll", NO_TLS),
     ("NVPTX", "nvptx64-nvidia-cuda", "-mcpu=sm_80", ("asm",), None, {}),
     # AVR's functions live in address space 1: parsed with AVR's data layout (as llc does), a
@@ -142,8 +144,12 @@ TARGETS = [
     ("Mips", "mips64el-unknown-linux-gnuabi64", "", ("obj", "asm"), None, {}),
     ("MSP430", "msp430-unknown-unknown", "", ("obj", "asm"), None, {**NO_TLS, **NO_CG_OBJ}),
     ("PowerPC", "powerpc64le-unknown-linux-gnu", "", ("obj", "asm"), None, {}),
-    ("PowerPC", "powerpc64-ibm-aix", "", ("obj", "asm"), None, {"module_asm": "crashes LLVM on a fresh copy"}),
-    ("RISCV", "riscv64-unknown-linux-gnu", "", ("obj", "asm"), None, {"flags": "crashes LLVM on a fresh copy"}),
+    ("PowerPC", "powerpc64-ibm-aix", "", ("obj", "asm"), None,
+     {"module_asm": "a known LLVM crash of the object writer, no guard "
+                    "(tests/data/backend_crashers/aix-module-asm-symbol.ll)"}),
+    ("RISCV", "riscv64-unknown-linux-gnu", "", ("obj", "asm"), None,
+     {"flags": "cf-protection-branch without a label scheme: a known LLVM crash, refused "
+               "(tests/data/backend_crashers/riscv-cf-protection-branch.ll)"}),
     ("Sparc", "sparcv9-unknown-linux-gnu", "", ("obj", "asm"), None, {}),
     ("SPIRV", "spirv64-unknown-unknown", "", ("obj", "asm"), None, {"module_asm": "no module asm in SPIR-V"}),
     ("SystemZ", "s390x-unknown-linux-gnu", "", ("obj", "asm"), None, {}),
