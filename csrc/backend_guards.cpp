@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/CodeGen/ValueTypes.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
@@ -18,6 +19,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
@@ -501,6 +503,44 @@ void armPseudoProbes(const Module &module, const TargetMachine &machine) {
   }
 }
 
+// SPIR-V: a function, or a call of one (intrinsics aside), that returns a
+// vector with no machine value type (<4 x i7>, <2 x i65>, <3 x i96>,
+// <7 x double>): GlobalISel's CallLowering::getReturnInfo has
+// SPIRVTargetLowering::getRegisterTypeForCallingConv break the extended type
+// down, and EVT::getExtendedSizeInBits segfaults (object and assembly, every
+// level). Vectors of a machine type (<4 x i8>, <2 x i128>, <9 x float>),
+// such vectors as arguments, in memory or inside a returned aggregate, and
+// intrinsics returning them (IRTranslator lowers those itself) get as far as
+// LLVM's own errors.
+void spirvExtendedVectorReturns(const Module &module) {
+  auto extended = [](Type *type) { return type->isVectorTy() && !EVT::getEVT(type).isSimple(); };
+  auto typeName = [](Type *type) {
+    std::string name;
+    raw_string_ostream os(name);
+    type->print(os);
+    return name;
+  };
+  static constexpr StringRef Bug =
+      "CallLowering::getReturnInfo breaks the vector down and EVT::getExtendedSizeInBits segfaults";
+  for (const Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    if (extended(function.getReturnType()))
+      refuse("SPIRV", "@" + function.getName() + " returns " + typeName(function.getReturnType()) +
+                          ", a vector with no machine value type",
+             Bug);
+    for (const Instruction &instruction : instructions(function)) {
+      const auto *call = dyn_cast<CallBase>(&instruction);
+      if (!call || !extended(call->getType()) ||
+          (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic()))
+        continue;
+      refuse("SPIRV", "a call in @" + function.getName() + " returns " + typeName(call->getType()) +
+                          ", a vector with no machine value type",
+             Bug);
+    }
+  }
+}
+
 } // namespace
 
 void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machine, bool object) {
@@ -542,6 +582,11 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
   case Triple::riscv32be:
   case Triple::riscv64be:
     riscvBranchProtection(module);
+    break;
+  case Triple::spirv:
+  case Triple::spirv32:
+  case Triple::spirv64:
+    spirvExtendedVectorReturns(module);
     break;
   default:
     break;

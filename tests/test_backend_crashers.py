@@ -166,6 +166,13 @@ NEAR_MISSES = [
     ("ARM: pseudo-probe in Thumb1", "@PROBE", "thumbv6m-none-eabi", "-O2", "obj"),
     ("ARM: pseudo-probe without VFP", "@PROBE", "armv7-unknown-linux-gnueabihf", "-O2 -mcpu=arm1136j-s", "obj"),
     ("AArch64: pseudo-probe", "@PROBE", "aarch64-unknown-linux-gnu", "-O2", "obj"),
+    ("SPIR-V: returns <9 x float>, a machine type", "@SPIRV_RET <9 x float>", "spirv64-unknown-unknown", "-O0", "obj"),
+    ("SPIR-V: returns <4 x i1>", "@SPIRV_RET <4 x i1>", "spirv32-unknown-unknown", "-O2", "obj"),
+    ("SPIR-V: returns <5 x i8>", "@SPIRV_RET <5 x i8>", "spirv64-unknown-unknown", "-O2", "asm"),
+    ("SPIR-V: returns an aggregate holding <4 x i7>", "@SPIRV_RET { <4 x i7>, i32 }", "spirv64-unknown-unknown",
+     "-O0", "obj"),
+    ("SPIR-V: <4 x i7> only as an argument", "define spir_func void @f(<4 x i7> %x) {\n  ret void\n}\n",
+     "spirv64-unknown-unknown", "-O0", "obj"),
 ]
 
 # More shapes of the guards of one crasher file each (checked against refllc
@@ -186,6 +193,15 @@ ALSO_GUARDED = [
      "obj", "ARM"),
     ("pseudo-probe, ARMv6 with VFP", "@PROBE", "armv7-unknown-linux-gnueabihf", "-O1 -mcpu=arm1176jzf-s", "asm",
      "ARM"),
+    ("SPIR-V: returns <7 x double>", "@SPIRV_RET <7 x double>", "spirv-unknown-vulkan", "-O2", "asm", "SPIRV"),
+    ("SPIR-V: llvm.fptosi.sat returning <4 x i128> (the campaign's case)",
+     "define spir_func <4 x i128> @f(<4 x half> %x) {\n"
+     "  %r = call <4 x i128> @llvm.fptosi.sat.v4i128.v4f16(<4 x half> %x)\n  ret <4 x i128> %r\n}\n",
+     "spirv64-unknown-unknown", "-O0", "obj", "SPIRV"),
+    ("SPIR-V: a call returning <2 x i65>", "declare spir_func <2 x i65> @g()\ndefine spir_func void @f() {\n"
+     "  %r = call spir_func <2 x i65> @g()\n  ret void\n}\n", "spirv32-unknown-unknown", "-O0", "obj", "SPIRV"),
+    ("SPIR-V: an indirect call returning <4 x i7>", "define spir_func void @f(ptr %g) {\n"
+     "  %r = call spir_func <4 x i7> %g()\n  ret void\n}\n", "spirv64-unknown-unknown", "-O0", "obj", "SPIRV"),
 ]
 
 # The intrinsics guarded on several backends (csrc/backend_guards.cpp's table),
@@ -256,7 +272,11 @@ def near_miss_module(name: str) -> str:
         "@PROBE": probe,
         "@PROBE_MINSIZE": probe.replace("define void @f() {", "define void @f() minsize {"),
         "@PROBE_A9": probe.replace("define void @f() {", 'define void @f() "target-cpu"="cortex-a9" {'),
-    }.get(name, name)
+    }.get(name, spirv_return(name[len("@SPIRV_RET "):]) if name.startswith("@SPIRV_RET ") else name)
+
+
+def spirv_return(type_: str) -> str:
+    return f"define spir_func {type_} @f() {{\n  ret {type_} zeroinitializer\n}}\n"
 
 
 def in_process_cases() -> list[dict]:
