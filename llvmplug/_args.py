@@ -176,19 +176,6 @@ def memory_limit(value: Any, isolation: str) -> int | None:
     return value
 
 
-def _cache_module() -> Any:
-    """llvmplug.cache, which imports this module (so it is imported on first use, then kept)."""
-    global _CACHE_MODULE
-    if _CACHE_MODULE is None:
-        from . import cache
-
-        _CACHE_MODULE = cache
-    return _CACHE_MODULE
-
-
-_CACHE_MODULE: Any = None
-
-
 @dataclass(frozen=True)
 class Request:
     """One compile, its arguments normalised and checked once.
@@ -203,8 +190,6 @@ class Request:
         parts: how many parts split code generation may make; 0 for one output.
         cache: a Cache, ``None``, or ``cache.PLUGIN_CACHE`` (the Plugin's own).
         timeout: seconds, or ``None``.
-        line: the flags line of this compile, as the shim reads it: the output
-            kind first, so that a -filetype= in flags wins.
     """
 
     module: bytes = field(repr=False)  # megabytes, in a repr
@@ -215,7 +200,6 @@ class Request:
     parts: int
     cache: Any
     timeout: float | None
-    line: str = field(repr=False, compare=False)  # the flags line the shim reads (see make)
 
     @classmethod
     def make(
@@ -240,26 +224,25 @@ class Request:
         process can be stopped.
         """
         seconds = _timeout(timeout, isolation)
-        if isinstance(link, (list, tuple)):  # the common case, without the Sequence ABC's check
-            pass
-        elif isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
+        if isinstance(link, (str, bytes, bytearray, memoryview)) or not isinstance(link, Sequence):
             raise errors.ArgumentTypeError(
                 f"link must be a sequence of modules (IR text or bitcode), not {type(link).__name__}"
             )
         data = module_bytes(module)
-        linked = tuple(module_bytes(m, f"link[{i}]") for i, m in enumerate(link)) if link else ()
+        linked = tuple(module_bytes(m, f"link[{i}]") for i, m in enumerate(link))
         if target is not None:
             text(target, "target")
-        line = flags_string(flags)
+        flags_string(flags)
         given_flags = flags if isinstance(flags, str) else tuple(flags)
         if not split and parts is not None:
             raise errors.ArgumentError("parts is for compile_parts; compile makes one output")
         count = _parts(parts) if split else 0
         choice(output, "output", PART_OUTPUTS if count else OUTPUTS)
-        cache_module = _cache_module()
-        if cache is not cache_module.PLUGIN_CACHE:
-            cache_module.check_cache(cache)
-        return cls(data, linked, target, given_flags, output, count, cache, seconds, f"-filetype={output} {line}")
+        from .cache import PLUGIN_CACHE, check_cache  # cache imports this module
+
+        if cache is not PLUGIN_CACHE:
+            check_cache(cache)
+        return cls(data, linked, target, given_flags, output, count, cache, seconds)
 
     @property
     def modules(self) -> list[bytes]:
@@ -270,3 +253,8 @@ class Request:
     def triple(self) -> str:
         """The target as the shim takes it ("" for the module's or the host's)."""
         return "" if self.target is None else self.target
+
+    @property
+    def line(self) -> str:
+        """The flags line of this compile: the output kind first, so a -filetype= in flags wins."""
+        return f"-filetype={self.output} {flags_string(self.flags)}"

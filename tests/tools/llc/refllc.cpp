@@ -42,7 +42,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include "repeat.h"
+#include "reference.h"
 
 #include <optional>
 
@@ -79,40 +79,25 @@ static int compileOnce(const char *argv0, MemoryBufferRef input, CodeGenOptLevel
   std::string cpu = codegen::getCPUStr(), features = codegen::getFeaturesStr();
 
   LLVMContext context;
-  Triple triple;
   std::unique_ptr<TargetMachine> machine;
-  std::string error;
-  auto setDataLayout = [&](StringRef moduleTriple, StringRef) -> std::optional<std::string> {
-    triple = Triple(Mtriple.empty() ? moduleTriple.str() : Triple::normalize(Mtriple));
-    if (triple.getTriple().empty())
-      triple.setTriple(sys::getDefaultTargetTriple());
-    const Target *target = TargetRegistry::lookupTarget(codegen::getMArch(), triple, error);
-    if (!target)
-      return std::nullopt;
-    TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
-    options.BinutilsVersion = TargetMachine::parseBinutilsVersion(Binutils);
-    options.MCOptions.ShowMCEncoding = ShowEncoding;
-    options.MCOptions.AsmVerbose = AsmVerbose;
-    options.MCOptions.PreserveAsmComments = PreserveComments;
-    options.MCOptions.InstPrinterOptions = PrinterOptions;
-    options.MCOptions.SplitDwarfFile = SplitDwarfFile;
-    options.MCOptions.MCUseDwarfDirectory =
-        DwarfDirectory.getNumOccurrences()
-            ? (DwarfDirectory ? MCTargetOptions::EnableDwarfDirectory : MCTargetOptions::DisableDwarfDirectory)
-            : MCTargetOptions::DefaultDwarfDirectory;
-    machine.reset(target->createTargetMachine(triple, cpu, features, options,
-                                              codegen::getExplicitRelocModel(),
-                                              codegen::getExplicitCodeModel(), level));
-    return machine->createDataLayout().getStringRepresentation();
-  };
-  SMDiagnostic parseError;
-  std::unique_ptr<Module> module = parseIR(input, parseError, context, ParserCallbacks(setDataLayout));
-  if (!module || !machine) {
-    parseError.print(argv0, errs());
-    return fail(error);
-  }
-  if (!Mtriple.empty())
-    module->setTargetTriple(Triple(Triple::normalize(Mtriple)));
+  std::unique_ptr<Module> module = parseForTarget(
+      argv0, input, context, Mtriple, [&](const Triple &triple, const Target &target) {
+        TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
+        options.BinutilsVersion = TargetMachine::parseBinutilsVersion(Binutils);
+        options.MCOptions.ShowMCEncoding = ShowEncoding;
+        options.MCOptions.AsmVerbose = AsmVerbose;
+        options.MCOptions.PreserveAsmComments = PreserveComments;
+        options.MCOptions.InstPrinterOptions = PrinterOptions;
+        options.MCOptions.SplitDwarfFile = SplitDwarfFile;
+        options.MCOptions.MCUseDwarfDirectory =
+            DwarfDirectory.getNumOccurrences()
+                ? (DwarfDirectory ? MCTargetOptions::EnableDwarfDirectory : MCTargetOptions::DisableDwarfDirectory)
+                : MCTargetOptions::DefaultDwarfDirectory;
+        return target.createTargetMachine(triple, cpu, features, options, codegen::getExplicitRelocModel(),
+                                          codegen::getExplicitCodeModel(), level);
+      }, machine);
+  if (!module)
+    return 1;
   if (!codegen::getExplicitCodeModel())
     if (std::optional<CodeModel::Model> model = module->getCodeModel())
       machine->setCodeModel(*model);

@@ -33,7 +33,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include "repeat.h"
+#include "reference.h"
 
 #include <optional>
 
@@ -59,28 +59,15 @@ static int runOnce(const char *argv0, MemoryBufferRef input, OptimizationLevel l
                    SmallVectorImpl<char> &buffer) {
   LLVMContext context;
   std::unique_ptr<TargetMachine> machine;
-  std::string error;
-  auto setDataLayout = [&](StringRef moduleTriple, StringRef) -> std::optional<std::string> {
-    Triple triple(Mtriple.empty() ? moduleTriple.str() : Triple::normalize(Mtriple));
-    if (triple.getTriple().empty())
-      triple.setTriple(sys::getDefaultTargetTriple());
-    const Target *target = TargetRegistry::lookupTarget(codegen::getMArch(), triple, error);
-    if (!target)
-      return std::nullopt;
-    machine.reset(target->createTargetMachine(triple, codegen::getCPUStr(), codegen::getFeaturesStr(),
-                                              codegen::InitTargetOptionsFromCodeGenFlags(triple),
-                                              codegen::getExplicitRelocModel(),
-                                              codegen::getExplicitCodeModel(), CodeGenOptLevel::Aggressive));
-    return machine->createDataLayout().getStringRepresentation();
-  };
-  SMDiagnostic parseError;
-  std::unique_ptr<Module> module = parseIR(input, parseError, context, ParserCallbacks(setDataLayout));
-  if (!module || !machine) {
-    parseError.print(argv0, errs());
-    return fail(error);
-  }
-  if (!Mtriple.empty())
-    module->setTargetTriple(Triple(Triple::normalize(Mtriple)));
+  std::unique_ptr<Module> module = parseForTarget(
+      argv0, input, context, Mtriple, [](const Triple &triple, const Target &target) {
+        return target.createTargetMachine(triple, codegen::getCPUStr(), codegen::getFeaturesStr(),
+                                          codegen::InitTargetOptionsFromCodeGenFlags(triple),
+                                          codegen::getExplicitRelocModel(), codegen::getExplicitCodeModel(),
+                                          CodeGenOptLevel::Aggressive);
+      }, machine);
+  if (!module)
+    return 1;
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
 
