@@ -428,9 +428,10 @@ class Plugin:
 
         Each is a dict: name, kinds (``"function pass"``, ``"module analysis"``...),
         analysis (named ``require<name>`` in a pipeline), syntax (its parameters as
-        LLVM spells them), parameters (name, value, class, reason each), class and
-        reason. Under ``options="safe"`` a pipeline may name only passes and
-        parameters of class ``"value"``.
+        LLVM spells them), parameters (name, value, class, reason each, and for a
+        number the range accepted, ``[min, max]``, and of its indices, or None),
+        class and reason. Under ``options="safe"`` a pipeline may name only
+        passes and parameters of class ``"value"``, with numbers in range.
 
         Args:
             pattern: a glob over pass names (``"loop-*"``); ``None`` lists all.
