@@ -75,9 +75,11 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
-# Address space LLVM needs beyond the mapped shim to load and compile a small
-# module (measured: 90 MiB on x86-64 Linux; rounded up for other builds).
-_LLVM_HEADROOM = 128 << 20
+# Address space a compile needs beyond the mapped shim: the stack of LLVM's
+# thread (BigStackBytes in csrc/stack.h, 32 MiB) and LLVM's first
+# allocations. Measured on x86-64 Linux: a small module compiles with 25 MiB
+# to spare over the mapped shim, and fails with 15.
+_LLVM_HEADROOM = 48 << 20
 
 
 def _check_memory_limit(limit: int, path: str | None) -> None:
@@ -96,8 +98,8 @@ def _check_memory_limit(limit: int, path: str | None) -> None:
         raise errors.ArgumentError(
             f"memory_limit={limit} ({limit / mib:.0f} MiB) is too small for the child process: it has "
             f"{in_use / mib:.0f} MiB of address space before the shim, the shim maps {shim / mib:.0f} MiB "
-            f"and LLVM needs about {_LLVM_HEADROOM // mib} MiB more; give at least {-(-needed // mib)} MiB "
-            "(1 GiB or more leaves room for large modules)")
+            f"and a compile needs about {_LLVM_HEADROOM // mib} MiB more (LLVM's thread stack and heap); give "
+            f"at least {-(-needed // mib)} MiB (1 GiB or more leaves room for large modules)")
 
 
 def main() -> None:

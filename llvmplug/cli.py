@@ -73,6 +73,7 @@ _API_TO_COMMAND_LINE = (
     ("target=TRIPLE", "--target TRIPLE"),
     ("Plugin.passes()", "'llvmplug passes'"),
     ("Plugin.options()", "'llvmplug options'"),
+    ("target_info(TRIPLE)", "'llvmplug info --target TRIPLE'"),
     ('Plugin(isolation="process")', "--isolation process"),
 )
 
