@@ -25,9 +25,10 @@ llc-style flag: -O0..-O3 (default -O2), -passes=PIPELINE (-passes= alone skips
 IR optimisation), -mcpu=..., -mattr=..., -relocation-model=pic, or any LLVM
 option (see 'llvmplug options'); they apply to this compile only.
 
-x86 assembly (--emit asm) uses LLVM 23's .prefalign directive, which GNU as
-and clang before LLVM 23 do not know; -align-all-functions=4 makes LLVM write
-the .p2align 4 they read instead.
+Assembly (--emit asm) for ELF on x86, PowerPC, SystemZ and LoongArch uses
+LLVM 23's .prefalign N, which GNU as and clang before LLVM 23 do not know;
+-align-all-functions=N (N at least the .prefalign's: 4 on x86) makes LLVM
+write the .p2align N they read instead.
 """
 
 EXIT_STATUS = """\

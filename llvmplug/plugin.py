@@ -247,6 +247,9 @@ class Plugin:
                 which applies to this call only.
             output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
+                x86 assembly uses LLVM 23's ``.prefalign``, which GNU as and
+                older clang do not read; ``-align-all-functions=4`` writes the
+                ``.p2align 4`` they do (the README has the other targets).
             link: modules (IR text or bitcode, e.g. libdevice or the ROCm
                 device libraries) linked into ``module`` before optimisation.
                 A link module brings in only the definitions the module needs,
