@@ -67,6 +67,10 @@ std::optional<std::string> compilerHabit(StringRef token) {
       (token.size() == 4 && token.starts_with("--O") && isDigit(token[3])))
     return quoted(token) + "is not an optimisation level: did you mean -O" + token.substr(token.size() - 1).str() +
            " (one dash, the letter O)?";
+  // -O0..-O3 reach the option registry only from set_options: they are a
+  // compile's flags, and LLVM's "unknown option" says so well enough.
+  if (token.size() == 3 && token.starts_with("-O") && token[2] >= '0' && token[2] <= '3')
+    return std::nullopt;
   if (token.size() >= 3 && token.starts_with("-O") && isDigit(token[2]))
     return quoted(token) + "is not an optimisation level: llvmplug takes -O0, -O1, -O2 or -O3";
   if (token == "-g" || (token.starts_with("-g") && (isDigit(token.back()) || token.starts_with("-gdwarf") ||

@@ -63,8 +63,10 @@ def not_a_module(data: bytes) -> str | None:
         if not data.strip(b"\0"):
             return (f"{_NOT_IR}is {len(data)} zero bytes (a zero-filled or truncated file?); a module "
                     "is LLVM IR text or bitcode")
-        return (f"{_NOT_IR}is binary data (a NUL byte at offset {nul}) without bitcode's magic number "
-                f"('BC' 0xC0DE); {_MAKE_IR}")
+        line = data.count(b"\n", 0, nul) + 1
+        column = nul - data.rfind(b"\n", 0, nul)
+        return (f"{_NOT_IR}holds a NUL byte (line {line}, column {column}, offset {nul}), which IR text never "
+                f"does, and has no bitcode magic number ('BC' 0xC0DE): binary data? {_MAKE_IR}")
     head = data[:4096].lstrip()
     for pattern, kind in _SOURCE:
         if pattern.match(head):

@@ -242,7 +242,7 @@ def test_a_pass_name_with_no_near_match_says_where_names_come_from(arith_ir):
         (bytes(4096), llvmplug.ParseError, "is 4096 zero bytes"),
         (b"\x7fELF\x02\x01\x01\0" + bytes(56), llvmplug.ParseError, "is an ELF file"),
         (b"!<arch>\nlibfoo.o/", llvmplug.ParseError, "is an ar archive"),
-        (b"text with a \0 NUL", llvmplug.ParseError, "a NUL byte at offset 12"),
+        (b"text with a \0 NUL", llvmplug.ParseError, "a NUL byte (line 1, column 13, offset 12)"),
     ],
     ids=["name", "path", "C", "comment", "assembly", "zeros", "ELF", "archive", "NUL"],
 )
