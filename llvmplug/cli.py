@@ -78,31 +78,36 @@ _API_TO_COMMAND_LINE = (
     ('Plugin(isolation="process")', "--isolation process"),
 )
 
-# clang's and gcc's spellings that the command line would otherwise read as
-# an LLVM flag or an input file.
-_COMPILER_HABITS = {"-target": "--target TRIPLE", "--target-triple": "--target TRIPLE"}
+# clang's spelling that the command line would otherwise hand to LLVM, and
+# then read the triple after it as a second input.
+_COMPILER_HABITS = {"-target": "--target TRIPLE"}
 
 
 class UsageError(Exception):
     """A mistake on the command line that argparse never sees (it is not given LLVM's flags)."""
 
 
-def _compile_options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
-    """The compile command's own options: those that take a value, and those that do not.
+def _compile_options(parser: argparse.ArgumentParser) -> tuple[dict[str, str], set[str]]:
+    """The compile command's own options: those that take a value (with its metavar), and those that do not.
 
-    Read from the parser, so that an option added to it is split off LLVM's
-    flags without being listed twice.
+    Read from the parser, so that an option added to it (--time, say) is
+    split off LLVM's flags without being listed twice.
     """
-    compile_ = next(action for action in parser._subparsers._group_actions  # noqa: SLF001 - argparse's own
-                    if isinstance(action, argparse._SubParsersAction)).choices["compile"]  # noqa: SLF001
-    with_value: set[str] = set()
+    commands = next(action for action in parser._actions  # noqa: SLF001 - argparse keeps no public list
+                    if isinstance(action, argparse._SubParsersAction))  # noqa: SLF001
+    with_value: dict[str, str] = {}
     flags: set[str] = set()
-    for action in compile_._actions:  # noqa: SLF001 - argparse keeps no public list
-        (flags if action.nargs == 0 else with_value).update(action.option_strings)
+    for action in commands.choices["compile"]._actions:  # noqa: SLF001
+        if action.nargs == 0:
+            flags.update(action.option_strings)
+        else:
+            shown = action.metavar or ("{" + ",".join(action.choices) + "}" if action.choices else action.dest.upper())
+            with_value.update(dict.fromkeys(action.option_strings, shown))
     return with_value, flags
 
 
-def _split_llvm_flags(argv: Sequence[str], with_value: set[str], flags: set[str]) -> tuple[list[str], list[str]]:
+def _split_llvm_flags(argv: Sequence[str], with_value: dict[str, str],
+                      flags: set[str]) -> tuple[list[str], list[str]]:
     """The command's own arguments and LLVM's flags.
 
     argparse cannot be left to sort them: it would read '-optimize-regalloc'
@@ -110,19 +115,19 @@ def _split_llvm_flags(argv: Sequence[str], with_value: set[str], flags: set[str]
     """
     ours: list[str] = []
     llvm: list[str] = []
-    long_options = sorted(name for name in with_value | flags if name.startswith("--"))
+    long_options = sorted(name for name in [*with_value, *flags] if name.startswith("--"))
     args = iter(argv)
     for arg in args:
-        name, has_value, value = arg.partition("=")
+        name, _, attached = arg.partition("=")
         if arg in with_value:
             value = next(args, None)
-            if value is None:
-                raise UsageError(f"{arg} needs a value ({arg} {_metavar(arg)})")
+            if value is None:  # the last argument: argparse would take the next flag or nothing
+                raise UsageError(f"{arg} needs a value ({arg} {with_value[arg]})")
             if value == "":
                 raise UsageError(f"{arg} needs a value, not an empty string")
             ours += [arg, value]
         elif name in with_value and name.startswith("--"):
-            if not value:
+            if not attached:
                 raise UsageError(f"{name}= needs a value, not an empty string")
             ours.append(arg)
         elif arg in flags or not arg.startswith("-") or arg == "-":
@@ -137,10 +142,6 @@ def _split_llvm_flags(argv: Sequence[str], with_value: set[str], flags: set[str]
                 raise UsageError(f"unknown option {name} (did you mean {close[0]}?)")
             llvm.append(arg)
     return ours, llvm
-
-
-def _metavar(option: str) -> str:
-    return {"-o": "OUT", "--output": "OUT", "--target": "TRIPLE", "--link": "FILE"}.get(option, "VALUE")
 
 
 def _parser() -> argparse.ArgumentParser:
