@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-from . import errors
+from . import _inputs, errors
 
 Module = Union[str, bytes, bytearray, memoryview]
 Flags = Union[str, Sequence[str]]
@@ -96,9 +96,7 @@ def module_bytes(module: Any, what: str = "module", wrong: type[errors.LLVMPlugE
         )
     if not data:
         raise errors.ArgumentError(f"{what} is empty")
-    from ._inputs import not_a_module  # only a failed check reads its tables
-
-    problem = not_a_module(data)
+    problem = _inputs.not_a_module(data)
     if problem is not None:
         raise wrong(f"{what} {problem}")
     return data

@@ -44,6 +44,9 @@ _SOURCE = (
     (re.compile(rb"\.[A-Za-z_]"), "assembly (it starts with a directive)"),
 )
 
+_MAGIC_NUMBERS = tuple(magic for magic, _ in _FORMATS)
+_LEADING_SPACE = re.compile(rb"\s*")
+
 # A file's name, as text: one token, and a path or a source or object suffix.
 _FILE_NAME = re.compile(
     rb"(?:~?\.{0,2}/|[A-Za-z]:[\\/])[^\s;\"]*|[^\s;\"]+\.(?:ll|bc|c|cc|cpp|cxx|cu|h|hpp|o|obj|s|asm|ir|txt|ptx)",
@@ -53,11 +56,12 @@ _FILE_NAME = re.compile(
 
 def not_a_module(data: bytes) -> str | None:
     """Why ``data`` is no module, as a phrase that follows its name ("module ..."); None if it may be one."""
+    # Called on every module: each test is a prefix or one scan in C.
     if data.startswith(_BITCODE):
         return None
-    for magic, kind in _FORMATS:
-        if data.startswith(magic):
-            return f"{_NOT_IR}is {kind}; {_MAKE_IR}"
+    if data.startswith(_MAGIC_NUMBERS):
+        kind = next(kind for magic, kind in _FORMATS if data.startswith(magic))
+        return f"{_NOT_IR}is {kind}; {_MAKE_IR}"
     nul = data.find(b"\0")
     if nul >= 0:
         if not data.strip(b"\0"):
@@ -67,11 +71,12 @@ def not_a_module(data: bytes) -> str | None:
         column = nul - data.rfind(b"\n", 0, nul)
         return (f"{_NOT_IR}holds a NUL byte (line {line}, column {column}, offset {nul}), which IR text never "
                 f"does, and has no bitcode magic number ('BC' 0xC0DE): binary data? {_MAKE_IR}")
-    head = data[:4096].lstrip()
-    for pattern, kind in _SOURCE:
-        if pattern.match(head):
-            first = head.split(b"\n", 1)[0][:60].decode("utf-8", "replace").strip()
-            return f"{_NOT_IR}looks like {kind} (it starts with {first!r}); {_MAKE_IR}"
+    start = _LEADING_SPACE.match(data).end()
+    if data[start:start + 1] in (b"#", b"/", b"."):
+        for pattern, kind in _SOURCE:
+            if pattern.match(data, start):
+                first = data[start:start + 200].split(b"\n", 1)[0][:60].decode("utf-8", "replace").strip()
+                return f"{_NOT_IR}looks like {kind} (it starts with {first!r}); {_MAKE_IR}"
     if len(data) <= 4096 and _FILE_NAME.fullmatch(data.strip()):
         name = data.strip().decode("utf-8", "replace")
         return (f"is the text {name!r}, which looks like a file's name, not IR: give the file's contents, "
