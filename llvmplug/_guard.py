@@ -52,17 +52,21 @@ def run(work: Callable[[], int], crashed: Callable[[str], None], interrupted: Ca
     # would write to (and so copy) every page of it. Measured, this makes the
     # guard's cost disappear in the noise of a compile.
     gc.freeze()
-    child = os.fork()
-    if child == 0:
-        _child(work)
     passed: list[int] = []
+    child = 0
 
     def pass_on(number: int, frame: object) -> None:
         passed.append(number)
-        os.kill(child, number)
+        if child:
+            os.kill(child, number)
 
-    for number in _PASSED_ON:
+    for number in _PASSED_ON:  # before the fork: no window in which a SIGTERM leaves the child behind
         signal.signal(number, pass_on)
+    child = os.fork()
+    if child == 0:
+        _child(work)
+    for number in passed:  # arrived during the fork
+        os.kill(child, number)
     try:
         status = _wait(child)
     except KeyboardInterrupt:
@@ -96,6 +100,8 @@ def _child(work: Callable[[], int]) -> None:
     status = 1
     try:
         status = work()
+    except SystemExit as exit_:
+        status = exit_.code if isinstance(exit_.code, int) else 1
     except BaseException:  # noqa: BLE001 - reported as the interpreter would, then the status
         import traceback
 

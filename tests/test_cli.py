@@ -497,3 +497,31 @@ def test_outputs_that_are_not_files_are_written_in_place():
     result = run("compile", str(DATA / "arith.ll"), "-o", "/dev/null")
     assert result.returncode == 0, result.stderr.decode()
     assert Path("/dev/null").is_char_device()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_to_the_command_stops_the_compile_too(tmp_path):
+    """A build system's or timeout's SIGTERM reaches the command only: the forked compile must not outlive it."""
+    import os
+    import signal
+    import time
+
+    source = tmp_path / "slow.ll"
+    source.write_text(slow_module())
+    process = subprocess.Popen([sys.executable, "-m", "llvmplug", "compile", str(source), "-o", str(tmp_path / "x.o"),
+                                "-O3"], stderr=subprocess.PIPE, cwd=tempfile.gettempdir())
+    try:
+        deadline = time.monotonic() + 60
+        while not children(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (compiling,) = children(process.pid)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=120) == -signal.SIGTERM  # as an unguarded command would end
+    finally:
+        process.kill()
+        process.stderr.close()
+    deadline = time.monotonic() + 60
+    while os.path.exists(f"/proc/{compiling}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{compiling}")
+    assert not (tmp_path / "x.o").exists()
