@@ -246,6 +246,8 @@ class _Child:
         name = _signal_name(code)
         if why is not None:
             how = f"broke the protocol ({why}) and was killed"
+        elif code == _protocol.EXIT_OUT_OF_MEMORY:
+            how = "ran out of memory (its memory_limit) passing the request or the reply"
         else:
             how = f"was killed by {name}" if name else f"exited with status {code}"
         return errors.WorkerCrashedError(
@@ -324,7 +326,7 @@ class ProcessBackend:
             if job.error is not None:
                 if check:
                     raise job.error
-                warnings.warn(str(job.error), errors.LLVMPlugWarning, stacklevel=4)
+                errors.warn(str(job.error))
         spare, self._spare = self._spare, None
         return spare
 

@@ -61,7 +61,8 @@ class Plugin:
             :meth:`reload` (and the replacement of a poisoned copy or of a
             crashed child) swaps it in and retires the old one on a
             background thread, so a reset costs a swap instead of a load.
-            Costs the memory of one more copy (about 30 MiB in process).
+            Costs the memory of one more copy (the README's ``standby``
+            entry gives the measured figure, from docs/benchmarks.json).
         cache: an :class:`llvmplug.Cache` that every compile of this Plugin
             uses unless a call passes its own ``cache=`` (``None`` there
             turns it off for that call).
@@ -246,6 +247,9 @@ class Plugin:
                 which applies to this call only.
             output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
+                x86 assembly uses LLVM 23's ``.prefalign``, which GNU as and
+                older clang do not read; ``-align-all-functions=4`` writes the
+                ``.p2align 4`` they do (the README has the other targets).
             link: modules (IR text or bitcode, e.g. libdevice or the ROCm
                 device libraries) linked into ``module`` before optimisation.
                 A link module brings in only the definitions the module needs,
@@ -337,13 +341,13 @@ class Plugin:
         request = _args.Request.make(units[0], target, flags, output=output, link=link, cache=None,
                                      timeout=timeout, isolation=self._isolation)
         _args.choice(output, "output", _args.TOGETHER_OUTPUTS)
-        count = _args._parts(threads)  # noqa: SLF001 - the package's own helper
+        count = _args.count(threads, "threads")
         if request.target:
             self._warn_about_triple(request.target)
         data, messages = self._backend.compile_modules(units, list(request.link), request.triple, request.line,
                                                        count, request.timeout)
         for message in messages:
-            warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
+            errors.warn(message)
         return list(data)
 
     def _run(self, request: _args.Request, missed: str | None = None) -> list[bytes]:
@@ -359,7 +363,7 @@ class Plugin:
             data, messages = self._backend.compile(request.modules, request.triple, request.line, request.parts,
                                                    request.timeout)
             for message in messages:
-                warnings.warn(message, errors.LLVMPlugWarning, stacklevel=5)
+                errors.warn(message)
             return data if request.parts else data[0]  # the cache stores one output as plain bytes
 
         result = _cache.cached(chosen, self, run, request, missed=missed)
@@ -384,8 +388,8 @@ class Plugin:
         if unknown:
             named = " or ".join(part if len(part) <= 80 else part[:76] + "...'" for part in unknown)
             shown = triple if len(triple) <= 80 else triple[:77] + "..."
-            warnings.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
-                          "(a typo?)", errors.LLVMPlugWarning, stacklevel=4)
+            errors.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
+                        "(a typo?)")
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, build id, host triple/CPU/features, targets and limits."""

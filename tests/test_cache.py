@@ -386,7 +386,6 @@ ARGUMENT_CHANGES = {
     "module": ({}, {"module": OTHER_LIBRARY}),
     "module, one byte": ({}, {"module": LIBRARY + " "}),
     "target": ({}, {"target": "x86_64-unknown-linux-gnu"}),
-    "target None vs empty": ({}, {"target": ""}),
     "target, another": ({"target": "x86_64-unknown-linux-gnu"}, {"target": "i686-unknown-linux-gnu"}),
     "flags": ({}, {"flags": "-O3"}),
     "flags, order": ({"flags": "-O2 -mcpu=znver3"}, {"flags": "-mcpu=znver3 -O2"}),
