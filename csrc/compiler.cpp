@@ -6,6 +6,7 @@
 #include "diagnostics.h"
 #include "failure.h"
 #include "gpu_checks.h"
+#include "habits.h"
 #include "link.h"
 #include "llcflags.h"
 #include "options.h"
@@ -81,7 +82,8 @@ Request parseRequest(StringRef target, StringRef flags) {
       char digit = token[2];
       if (digit < '0' || digit > '3')
         throw Failure(LLVMPLUG_ERROR_OPTION,
-                      "unsupported optimisation level '" + token.str() + "' (use -O0, -O1, -O2 or -O3)");
+                      compilerHabit(token).value_or("unsupported optimisation level '" + token.str() +
+                                                    "' (use -O0, -O1, -O2 or -O3)"));
       std::tie(request.level, request.codegenLevel) = Levels[digit - '0'];
     } else if (auto passes = takeFlag(tokens, i, "passes", FlagKind::Value)) {
       request.passes = *passes;

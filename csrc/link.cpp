@@ -2,6 +2,7 @@
 
 #include "failure.h"
 #include "parse.h"
+#include "references.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -179,18 +180,10 @@ public:
       if (const Comdat *comdat = value->getComdat())
         for (GlobalValue *member : comdats[comdat])
           queue(member); // the linker takes a comdat whole
-      if (auto *function = dyn_cast<Function>(value)) {
+      if (auto *function = dyn_cast<Function>(value))
         materialize(*function, rules, parseOptions(indexOf[function->getParent()]));
-        walkFunction(*function);
-      } else if (auto *global = dyn_cast<GlobalVariable>(value)) {
-        if (global->hasInitializer())
-          walk(global->getInitializer());
-        walkAttached(*global);
-      } else if (auto *alias = dyn_cast<GlobalAlias>(value)) {
-        walk(alias->getAliasee());
-      } else if (auto *ifunc = dyn_cast<GlobalIFunc>(value)) {
-        walk(ifunc->getResolver());
-      }
+      Follow follow(*this);
+      visitReferences(*value, follow);
     }
   }
 
@@ -235,43 +228,28 @@ private:
     }
   }
   void walkMetadata(Metadata *root) {
-    SmallVector<Metadata *, 16> nodes{root};
-    while (!nodes.empty()) {
-      Metadata *md = nodes.pop_back_val();
-      if (!md || !seenMetadata.insert(md).second)
-        continue;
-      if (auto *node = dyn_cast<MDNode>(md))
-        for (const MDOperand &operand : node->operands())
-          nodes.push_back(operand.get());
-      else if (auto *value = dyn_cast<ConstantAsMetadata>(md))
-        walk(value->getValue());
-      else if (auto *list = dyn_cast<DIArgList>(md))
-        for (ValueAsMetadata *argument : list->getArgs())
-          nodes.push_back(argument);
+    // A node's operands go on `nodes`, the values it wraps to walk().
+    struct Operands : ReferenceVisitor {
+      Needs &needs;
+      SmallVector<Metadata *, 16> nodes;
+      explicit Operands(Needs &needs) : needs(needs) {}
+      void value(Value *value) override { needs.walk(value); }
+      void metadata(Metadata *md) override { nodes.push_back(md); }
+    } operands(*this);
+    operands.nodes.push_back(root);
+    while (!operands.nodes.empty()) {
+      Metadata *md = operands.nodes.pop_back_val();
+      if (seenMetadata.insert(md).second)
+        visitOperands(md, operands);
     }
   }
-  template <class T> void walkAttached(T &holder) {
-    SmallVector<std::pair<unsigned, MDNode *>, 8> attached;
-    holder.getAllMetadata(attached);
-    for (auto &[kind, node] : attached)
-      walkMetadata(node);
-  }
-  void walkFunction(Function &function) {
-    walkAttached(function);
-    if (function.hasPersonalityFn())
-      walk(function.getPersonalityFn());
-    if (function.hasPrefixData())
-      walk(function.getPrefixData());
-    if (function.hasPrologueData())
-      walk(function.getPrologueData());
-    for (Instruction &instruction : instructions(function)) {
-      for (Value *operand : instruction.operands())
-        walk(operand);
-      walkAttached(instruction);
-      for (DbgVariableRecord &record : filterDbgVars(instruction.getDbgRecordRange()))
-        walkMetadata(record.getRawLocation());
-    }
-  }
+  // What a definition refers to (references.h): values and metadata.
+  struct Follow : ReferenceVisitor {
+    Needs &needs;
+    explicit Follow(Needs &needs) : needs(needs) {}
+    void value(Value *value) override { needs.walk(value); }
+    void metadata(Metadata *md) override { needs.walkMetadata(md); }
+  };
 
   Module &module;
   const AsmRules &rules;

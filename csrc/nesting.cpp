@@ -1,18 +1,17 @@
 #include "nesting.h"
 
 #include "failure.h"
+#include "references.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 
 #include <string>
+#include <type_traits>
 
 using namespace llvm;
 
@@ -31,10 +30,14 @@ namespace {
 // so the whole module costs one visit per node. A node met again while its
 // own walk is in progress (metadata cycles) counts as a leaf: LLVM's own
 // recursive walks keep visited sets for exactly those.
-template <class Node, class ChildrenFn>
+class ModuleWalk;
+
+template <class Node>
 class DepthWalk {
 public:
-  DepthWalk(ChildrenFn children, const char *what) : children_(children), what_(what) {}
+  using ChildrenFn = SmallVector<Node, 4> (*)(ModuleWalk &, Node);
+  DepthWalk(ModuleWalk &walk, ChildrenFn children, const char *what)
+      : walk_(walk), children_(children), what_(what) {}
 
   void check(Node root) {
     if (done_.count(root))
@@ -48,7 +51,7 @@ public:
     SmallVector<Frame, 64> stack;
     auto push = [&](Node node) {
       done_[node] = 0; // in progress
-      stack.push_back(Frame{node, children_(node)});
+      stack.push_back(Frame{node, children_(walk_, node)});
       if (stack.size() > MaxNestingDepth)
         tooDeep(what_);
     };
@@ -73,87 +76,83 @@ public:
   }
 
 private:
+  ModuleWalk &walk_;
   ChildrenFn children_;
   const char *what_;
   DenseMap<Node, unsigned> done_;
 };
 
 
-// The three walks of one module, sharing their memos across its parts.
-class ModuleWalk {
+// The three depth walks of one module (types, constants, metadata), sharing
+// their memos across its parts, over what references.h says refers to what.
+// A reference that crosses kinds (a constant's type, the constant inside
+// ConstantAsMetadata) starts a walk of its own kind there: each kind's depth
+// is bounded on its own.
+class ModuleWalk : public ReferenceVisitor {
 public:
   void checkGlobals(Module &module) {
     for (StructType *type : module.getIdentifiedStructTypes())
       types.check(type);
-    for (GlobalVariable &global : module.globals()) {
-      types.check(global.getValueType());
-      if (global.hasInitializer())
-        value(global.getInitializer());
-      attachedTo(global);
-    }
-    for (GlobalAlias &alias : module.aliases())
-      value(alias.getAliasee());
+    for (GlobalValue &global : module.global_values())
+      if (!isa<Function>(global))
+        visitReferences(global, *this);
     for (NamedMDNode &named : module.named_metadata())
       for (MDNode *node : named.operands())
-        metadata.check(node);
+        metadata(node);
   }
 
-  void checkFunction(Function &function) {
-    types.check(function.getFunctionType());
-    attachedTo(function);
-    if (function.hasPersonalityFn())
-      value(function.getPersonalityFn());
-    if (function.hasPrefixData())
-      value(function.getPrefixData());
-    if (function.hasPrologueData())
-      value(function.getPrologueData());
-    for (Instruction &instruction : instructions(function)) {
-      types.check(instruction.getType());
-      if (auto *alloca = dyn_cast<AllocaInst>(&instruction))
-        types.check(alloca->getAllocatedType());
-      if (auto *gep = dyn_cast<GetElementPtrInst>(&instruction))
-        types.check(gep->getSourceElementType());
-      for (Value *operand : instruction.operands())
-        value(operand);
-      attachedTo(instruction);
-    }
-  }
+  void checkFunction(Function &function) { visitReferences(function, *this); }
 
-private:
-  template <class T> void attachedTo(T &holder) {
-    holder.getAllMetadata(attached);
-    for (auto &[kind, node] : attached)
-      metadata.check(node);
-  }
-  void value(Value *v) {
+  void type(Type *type) override { types.check(type); }
+  void value(Value *v) override {
     types.check(v->getType());
     if (auto *constant = dyn_cast<Constant>(v))
       constants.check(constant);
     if (auto *wrapped = dyn_cast<MetadataAsValue>(v))
-      metadata.check(wrapped->getMetadata());
+      metadata(wrapped->getMetadata());
   }
-  static SmallVector<Type *, 4> typeChildren(Type *type) { return SmallVector<Type *, 4>(type->subtypes()); }
-  static SmallVector<Constant *, 4> constantChildren(Constant *constant) {
-    SmallVector<Constant *, 4> children;
-    if (!isa<GlobalValue>(constant)) // a global is a leaf, its initializer a root
-      for (Value *operand : constant->operands())
-        children.push_back(cast<Constant>(operand));
-    return children;
+  void metadata(Metadata *md) override { nodes.check(md); }
+
+private:
+  // The children of one kind; references of another kind are checked as
+  // roots of their own walk (value() above).
+  template <class Node> struct Children : ReferenceVisitor {
+    ModuleWalk &walk;
+    SmallVector<Node *, 4> found;
+    explicit Children(ModuleWalk &walk) : walk(walk) {}
+    void type(Type *type) override { walk.type(type); }
+    void value(Value *v) override {
+      if constexpr (std::is_same_v<Node, Constant>)
+        if (auto *constant = dyn_cast<Constant>(v))
+          return found.push_back(constant);
+      if (!isa<BasicBlock>(v)) // a blockaddress's block: its function is the root
+        walk.value(v);
+    }
+    void metadata(Metadata *md) override {
+      if constexpr (std::is_same_v<Node, Metadata>)
+        found.push_back(md);
+      else
+        walk.metadata(md);
+    }
+  };
+  static SmallVector<Type *, 4> typeChildren(ModuleWalk &, Type *type) {
+    return SmallVector<Type *, 4>(type->subtypes());
   }
-  static SmallVector<Metadata *, 4> metadataChildren(Metadata *md) {
-    SmallVector<Metadata *, 4> children;
-    if (auto *node = dyn_cast<MDNode>(md))
-      for (const MDOperand &operand : node->operands())
-        if (operand)
-          children.push_back(operand.get());
-    return children;
+  static SmallVector<Constant *, 4> constantChildren(ModuleWalk &walk, Constant *constant) {
+    walk.types.check(constant->getType());
+    Children<Constant> children(walk);
+    visitOperands(constant, children);
+    return std::move(children.found);
+  }
+  static SmallVector<Metadata *, 4> metadataChildren(ModuleWalk &walk, Metadata *md) {
+    Children<Metadata> children(walk);
+    visitOperands(md, children);
+    return std::move(children.found);
   }
 
-  DepthWalk<Type *, decltype(&typeChildren)> types{&typeChildren, "types"};
-  DepthWalk<Constant *, decltype(&constantChildren)> constants{&constantChildren,
-                                                               "constant expressions or aggregates"};
-  DepthWalk<Metadata *, decltype(&metadataChildren)> metadata{&metadataChildren, "metadata"};
-  SmallVector<std::pair<unsigned, MDNode *>, 8> attached;
+  DepthWalk<Type *> types{*this, &typeChildren, "types"};
+  DepthWalk<Constant *> constants{*this, &constantChildren, "constant expressions or aggregates"};
+  DepthWalk<Metadata *> nodes{*this, &metadataChildren, "metadata"};
 };
 
 } // namespace

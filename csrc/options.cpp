@@ -2,6 +2,7 @@
 
 #include "capture.h"
 #include "failure.h"
+#include "habits.h"
 #include "pass_policy.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -319,6 +320,8 @@ std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const
                     "option '-" + name.str() + "' is not available through llvmplug");
     auto found = registered.find(name);
     if (found == registered.end()) {
+      if (std::optional<std::string> habit = compilerHabit(token))
+        throw Failure(LLVMPLUG_ERROR_OPTION, *habit);
       std::string near = suggestions(name);
       throw Failure(LLVMPLUG_ERROR_OPTION,
                     "unknown option '-" + name.str() + "'" +

@@ -27,7 +27,9 @@ template <class Body> auto named(const ParseOptions &options, Body body) {
   try {
     return body();
   } catch (Failure &failure) {
-    if (!options.name.empty())
+    // The IR parser's own diagnostics already start with the buffer's name
+    // ("link module 1:3:7: ..."): name the input once.
+    if (!options.name.empty() && !StringRef(failure.message).starts_with(options.name + ":"))
       failure.message = options.name + ": " + failure.message;
     throw;
   }

@@ -1,6 +1,7 @@
 #include "pass_policy.h"
 
 #include "failure.h"
+#include "targets.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/PassInstrumentation.h"
@@ -121,7 +122,10 @@ constexpr Reviewed Table[] = {
     {"loops", OptionClass::Value, Analysis},
     {"memdep", OptionClass::Value, Analysis},
     {"memoryssa", OptionClass::Value, Analysis},
-    {"module-summary", OptionClass::Value, Analysis},
+    {"module-summary", OptionClass::Unsafe,
+     "builds a ThinLTO summary, which reads the GUIDs LLVM 23 keeps in !guid metadata that only "
+     "its pre-link pipelines assign: required on its own it crashes (SIGSEGV) on a module with an "
+     "alias or an ifunc"},
     {"objc-arc-aa", OptionClass::Value, Analysis},
     {"opt-remark-emit", OptionClass::Value, Analysis},
     {"pass-instrumentation", OptionClass::Value, Analysis},
@@ -327,10 +331,115 @@ constexpr Reviewed Table[] = {
 };
 
 // Parameters the rules cannot decide, as "pass:parameter".
+constexpr const char *Summary =
+    "writes a ThinLTO summary into the output, which reads the GUIDs LLVM 23 keeps in !guid "
+    "metadata that only its pre-link pipelines assign: embed-bitcode<thinlto> or <emit-summary> "
+    "crashes (SIGSEGV) on a module with an alias or ifunc and is a fatal error on most others; "
+    "fatlto-pre-link's run after its pre-link pipeline, where the same writer was reported to "
+    "crash on C++ with whole-program vtables (not reproduced here)";
 constexpr Reviewed ParameterTable[] = {
     {"internalize:preserve-gv", OptionClass::Value, "the name of a global kept external"},
     {"alloc-token:mode", OptionClass::Value, "a token mode name"},
+    {"embed-bitcode:thinlto", OptionClass::Unsafe, Summary},
+    {"embed-bitcode:emit-summary", OptionClass::Unsafe, Summary},
+    {"fatlto-pre-link:thinlto", OptionClass::Unsafe, Summary},
+    {"fatlto-pre-link:emit-summary", OptionClass::Unsafe, Summary},
 };
+
+// ---- Numbers --------------------------------------------------------------
+//
+// A number a pass parameter takes ("full-unroll-max=N", devirt's count, the
+// indices of lower-allow-check's "cutoffs[indices]=N") is read by the pass's
+// own parser in PassBuilder.cpp, with StringRef::getAsInteger(0, T) into the
+// C++ type T named here (0x, 0b, 0o and 0 prefixes; a sign only for a signed
+// T; an APInt reads any run of digits). Some values crash LLVM or ask for
+// gigabytes (lower-allow-check<cutoffs[4294967295]=5> overflows the size of
+// the vector the index selects: SIGSEGV), so a numeric parameter is "value"
+// only with a reviewed range here, and the safe policy accepts a number only
+// if it reads as LLVM reads it and lies within the range. A numeric
+// parameter no entry covers has no class (unreviewed): refused.
+struct NumberRange {
+  ValueReader reader; // a reader reading exactly the numbers LLVM's T does within the range
+  double minValue, maxValue;
+};
+struct ReviewedNumber {
+  const char *name; // "pass:parameter" as printPassNames spells it ("devirt:" for the count)
+  NumberRange value;
+  // For "name[indices]=N": each index, which LLVM splits on '|'.
+  std::optional<NumberRange> index;
+  const char *reason;
+};
+constexpr ReviewedNumber Numbers[] = {
+    {"bounds-checking:guard", {ValueReader::Int, -128, 127}, std::nullopt,
+     "the argument of the llvm.allow.ubsan.check calls it emits (LLVM reads an int8_t)"},
+    {"devirt:", {ValueReader::Int, 0, 1000}, std::nullopt,
+     "how many times the inner pipeline may repeat while calls are devirtualised (LLVM's own "
+     "pipelines use 4)"},
+    {"global-merge:max-offset", {ValueReader::Unsigned, 0, 4294967295.0}, std::nullopt,
+     "the largest offset of a merged global (LLVM reads an unsigned)"},
+    {"hardware-loops:hardware-loop-decrement", {ValueReader::Int, 0, 2147483647.0}, std::nullopt,
+     "the loop counter's step (LLVM reads an int and keeps it unsigned)"},
+    {"hardware-loops:hardware-loop-counter-bitwidth", {ValueReader::Int, 1, 64}, std::nullopt,
+     "the width of the loop counter's integer type: 0 or a width past 2^23 is no integer type"},
+    {"instcombine:max-iterations", {ValueReader::UnsignedLongLong, 0, 1000}, std::nullopt,
+     "how often instcombine may repeat (LLVM reads an APInt and keeps its low 32 bits; its "
+     "default is 1)"},
+    {"loop-unroll:full-unroll-max", {ValueReader::Int, 0, 2147483647.0}, std::nullopt,
+     "the largest trip count unrolled in full (LLVM reads an int and keeps it unsigned); the "
+     "size threshold still applies"},
+    {"lower-allow-check:cutoffs[indices]", {ValueReader::Int, 0, 1000000},
+     NumberRange{ValueReader::Unsigned, 0, 255},
+     "a hotness percentile (in millionths, as profile summaries count) per check kind; a kind is "
+     "the i8 argument of llvm.allow.ubsan.check, so indices past 255 select nothing, and LLVM "
+     "sizes a vector by the largest: 4294967295 overflows it (SIGSEGV), 2^31 asks 8 GiB"},
+    {"msan:track-origins", {ValueReader::Int, 0, 2}, std::nullopt,
+     "the origin-tracking level: 0, 1 or 2, as -fsanitize-memory-track-origins= takes"},
+    {"scalarizer:min-bits", {ValueReader::Unsigned, 0, 4294967295.0}, std::nullopt,
+     "the smallest vector width, in bits, kept as a vector (LLVM reads an unsigned)"},
+    {"simplifycfg:bonus-inst-threshold", {ValueReader::UnsignedLongLong, 0, 1000}, std::nullopt,
+     "how many extra instructions a branch fold may speculate (LLVM reads an APInt and keeps "
+     "its low 32 bits as an int; its default is 1)"},
+};
+
+const ReviewedNumber *findNumber(StringRef pass, StringRef parameter) {
+  for (const ReviewedNumber &number : Numbers)
+    if ((pass + ":" + parameter).str() == number.name)
+      return &number;
+  return nullptr;
+}
+
+std::string describeRange(const NumberRange &range) {
+  auto text = [](double value) { return std::to_string(static_cast<long long>(value)); };
+  return text(range.minValue) + " to " + text(range.maxValue);
+}
+
+bool inRange(const NumberRange &range, StringRef text) {
+  std::optional<double> number = readNumber(range.reader, text);
+  return number && *number >= range.minValue && *number <= range.maxValue;
+}
+
+// What in `piece`, a use of the numeric `parameter` of `pass`, is not a
+// number LLVM reads within the reviewed range, or "" if nothing is.
+std::string outOfRange(StringRef pass, StringRef parameter, StringRef piece) {
+  const ReviewedNumber *number = findNumber(pass, parameter);
+  if (!number)
+    return "no reviewed range"; // classifyParameter gave it no class already
+  auto [name, value] = piece.split('=');
+  if (parameter.empty())
+    value = piece; // devirt<N>: the piece is the count
+  if (!inRange(number->value, value))
+    return "'" + value.str() + "'";
+  if (number->index) {
+    StringRef indices = name.drop_until([](char c) { return c == '['; }).drop_front();
+    indices.consume_back("]");
+    SmallVector<StringRef, 4> each;
+    indices.split(each, '|', -1, /*KeepEmpty=*/true);
+    for (StringRef index : each)
+      if (!inRange(*number->index, index))
+        return "index '" + index.str() + "'";
+  }
+  return "";
+}
 
 bool matches(StringRef pattern, StringRef text) {
   return Regex(pattern, Regex::IgnoreCase).match(text);
@@ -438,8 +547,14 @@ std::optional<Verdict> classifyParameter(StringRef pass, const PassParameter &pa
     return Verdict{OptionClass::File, "names a file: LLVM opens that path"};
   if (parameter.value.empty())
     return Verdict{OptionClass::Value, "a switch of the pass"};
-  if (parameter.value == "N")
-    return Verdict{OptionClass::Value, "a number tuning the pass"};
+  if (parameter.value == "N") {
+    const ReviewedNumber *number = findNumber(pass, parameter.name);
+    if (!number)
+      return std::nullopt; // a number with no reviewed range: unreviewed
+    return Verdict{OptionClass::Value,
+                   std::string(number->reason) + "; accepted: " + describeRange(number->value) +
+                       (number->index ? ", indices " + describeRange(*number->index) : "")};
+  }
   return std::nullopt;
 }
 
@@ -657,18 +772,40 @@ const PassParameter *findParameter(const PassEntry &entry, StringRef piece) {
   return nullptr;
 }
 
+// A parameter LLVM does not list for the pass: a typo, or a level LLVM 23
+// dropped. Said as such, not as a matter of policy (LLVM refuses it too).
+[[noreturn]] void unknownParameter(const PassEntry &entry, StringRef piece) {
+  bool levels = StringRef(entry.syntax).contains("O2");
+  if (levels && (piece == "Os" || piece == "Oz"))
+    throw Failure(LLVMPLUG_ERROR_OPTION,
+                  "'" + entry.name + "<" + piece.str() + ">' in -passes: LLVM 23's pipelines have no " +
+                      piece.str() + " level; use " + entry.name + "<O2> with the functions marked " +
+                      (piece == "Os" ? "optsize" : "minsize") + " in the IR (what clang -" + piece.str() +
+                      " writes)");
+  std::vector<StringRef> names;
+  for (const PassParameter &parameter : entry.parameters)
+    if (!parameter.name.empty())
+      names.push_back(parameter.name);
+  throw Failure(LLVMPLUG_ERROR_OPTION,
+                "unknown parameter '" + piece.str() + "' of pass '" + entry.name + "' in -passes (" +
+                    (entry.syntax.empty() ? std::string("it takes none") : "it takes <" + entry.syntax + ">") +
+                    ")" + closestNames(piece.split('=').first, names));
+}
+
 void checkParameters(const PassEntry &entry, StringRef parameters) {
   for (StringRef piece : splitParameters(parameters)) {
     const PassParameter *parameter = findParameter(entry, piece);
     std::string what = "parameter '" + piece.str() + "' of pass '" + entry.name + "'";
     if (!parameter)
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    refusal(what, "unreviewed: not a parameter LLVM lists for this pass (" +
-                                      (entry.syntax.empty() ? std::string("it takes none")
-                                                            : "<" + entry.syntax + ">") +
-                                      ")"));
+      unknownParameter(entry, piece);
     if (!parameter->verdict || parameter->verdict->kind != OptionClass::Value)
       throw Failure(LLVMPLUG_ERROR_OPTION, refusal(what, parameter->verdict));
+    if (parameter->value == "N") {
+      std::string why = outOfRange(entry.name, parameter->name, piece);
+      if (!why.empty())
+        throw Failure(LLVMPLUG_ERROR_OPTION,
+                      refusal(what, why + " is out of range: " + parameter->verdict->reason));
+    }
   }
 }
 
@@ -683,6 +820,43 @@ void checkPipelineNesting(StringRef pipeline) {
     if (c == ')' && depth > 0)
       --depth;
   }
+}
+
+// Whether every '<' of a pipeline element is closed by a '>' after it.
+static bool balanced(StringRef text) {
+  int depth = 0;
+  for (char c : text)
+    if ((c == '<' && ++depth < 0) || (c == '>' && --depth < 0))
+      return false;
+  return depth == 0;
+}
+
+std::string PassCatalogue::unknownPass(StringRef text) const {
+  // require<domtre>: an analysis; instcombin<...>: a pass with its parameters.
+  StringRef analysis = text;
+  bool wrapped = (analysis.consume_front("require<") || analysis.consume_front("invalidate<")) &&
+                 analysis.consume_back(">");
+  std::vector<StringRef> names;
+  for (const PassEntry &entry : entries_)
+    if (entry.analysis == wrapped)
+      names.push_back(entry.name);
+  std::string near = closestNames(wrapped ? analysis : baseName(text), names);
+  if (wrapped && !near.empty()) { // "; did you mean a, b?" as the element names them: require<a>
+    std::string list = StringRef(near).drop_front(StringRef("; did you mean ").size()).drop_back().str();
+    SmallVector<StringRef, 3> pieces;
+    StringRef(list).split(pieces, ", ");
+    std::string prefix = text.take_front(text.find('<') + 1).str();
+    near = "; did you mean ";
+    for (size_t i = 0; i < pieces.size(); ++i)
+      near += (i ? ", " : "") + prefix + pieces[i].str() + ">";
+    near += "?";
+  }
+  if (!near.empty())
+    return "unknown pass '" + text.str() + "' in -passes" + near;
+  return "unknown pass '" + text.str() + "' in -passes: LLVM's pass registry has no such " +
+         (wrapped ? "analysis" : "pass") +
+         " (Plugin.passes() lists them; a target's own passes are not in it and, unreviewed, are "
+         "refused under the safe policy)";
 }
 
 void PassCatalogue::checkSafe(StringRef pipeline) const {
@@ -700,6 +874,10 @@ void PassCatalogue::checkSafe(StringRef pipeline) const {
     StringRef text = element.text;
     if (text.empty())
       continue; // LLVM refuses an empty name itself
+    if (!balanced(text))
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "malformed -passes element '" + text.str() +
+                        "': its '<' and '>' do not pair up (parameters are written name<a;b=1>)");
 
     // invalidate<analysis> only drops cached results; require<analysis>
     // computes the analysis, which is what the analysis' class says.
@@ -734,10 +912,7 @@ void PassCatalogue::checkSafe(StringRef pipeline) const {
         found.emplace_back(&entry, rest);
     }
     if (found.empty())
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    refusal("pass '" + text.str() + "'",
-                            "unreviewed: not a pass of LLVM's PassBuilder registry (a misspelt "
-                            "name, or a target's own pass, which nobody has reviewed)"));
+      throw Failure(LLVMPLUG_ERROR_OPTION, unknownPass(text));
     if (invalidate)
       continue;
     // A name registered twice (a pass and an analysis printer, at two
@@ -763,6 +938,16 @@ std::string PassCatalogue::describe(StringRef pattern) const {
                                : std::string("no rule classifies this pass: not reviewed for the "
                                              "safe policy");
   };
+  // The reviewed range of a numeric parameter (and of its indices), or null.
+  auto rangeFields = [](json::Object &object, const PassEntry &entry, const PassParameter &parameter) {
+    const ReviewedNumber *number =
+        parameter.value == "N" ? findNumber(entry.name, parameter.name) : nullptr;
+    auto range = [](const std::optional<NumberRange> &range) {
+      return range ? json::Value(json::Array{range->minValue, range->maxValue}) : json::Value(nullptr);
+    };
+    object["range"] = range(number ? std::optional<NumberRange>(number->value) : std::nullopt);
+    object["index_range"] = range(number ? number->index : std::nullopt);
+  };
   std::vector<const PassEntry *> matching;
   for (const PassEntry &entry : entries_)
     if (glob->match(entry.name))
@@ -775,6 +960,7 @@ std::string PassCatalogue::describe(StringRef pattern) const {
     for (const PassParameter &parameter : entry->parameters) {
       json::Object object{{"name", parameter.name}, {"value", parameter.value}};
       verdictFields(object, parameter.verdict);
+      rangeFields(object, *entry, parameter);
       parameters.push_back(std::move(object));
     }
     json::Array kinds;

@@ -84,6 +84,8 @@ public:
 
 private:
   PassCatalogue();
+  // The message for a pipeline element no entry matches, with the closest names.
+  std::string unknownPass(llvm::StringRef text) const;
   std::vector<PassEntry> entries_;
   // Entries by the part of their name before any '<' ("print" for
   // print<domtree>): the candidates for one pipeline element.

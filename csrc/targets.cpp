@@ -1,6 +1,7 @@
 #include "targets.h"
 
 #include "failure.h"
+#include "habits.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DataLayout.h"
@@ -71,7 +72,7 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
     if (StringRef(error).ends_with(llcHint))
       error.resize(error.size() - llcHint.size());
     if (!march.empty())
-      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown -march '" + march.str() + "': " + error);
+      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown -march '" + march.str() + "': " + error + " " + marchHabit(march));
     throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
   }
   if (!requested.empty() && !march.empty()) {

@@ -54,16 +54,19 @@ exit:
 """
 
 
-def nvidia_file(pattern: str) -> Path:
+def find_ptxas() -> Path:
     spec = importlib.util.find_spec("nvidia")
     for root in spec.submodule_search_locations if spec else []:
-        for match in sorted(Path(root).glob(pattern), reverse=True):
+        for match in sorted(Path(root).glob("*/bin/ptxas"), reverse=True):
             return match
-    raise SystemExit(f"{pattern} not found: pip install nvidia-nvvm nvidia-cuda-nvcc")
+    raise SystemExit("ptxas not found: pip install nvidia-cuda-nvcc")
 
 
-libdevice = nvidia_file("*/nvvm/libdevice/libdevice.10.bc").read_bytes()
-ptxas = nvidia_file("*/bin/ptxas")
+try:
+    libdevice = llvmplug.libdevice()  # from nvidia-nvvm, or $CUDA_HOME
+except llvmplug.LinkError as error:
+    raise SystemExit(str(error)) from None
+ptxas = find_ptxas()
 
 with llvmplug.Plugin(private=True) as gpu, llvmplug.Plugin(private=True) as host, \
         tempfile.TemporaryDirectory() as tmp:

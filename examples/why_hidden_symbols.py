@@ -156,19 +156,30 @@ def find_system_llvm() -> str | None:
 
 def sdk_prefix(given: str | None) -> Path:
     if given:
-        return Path(given)
-    try:
-        import mlc_llvm_static
-    except ImportError:
-        raise SystemExit("the LLVM SDK is needed to build the exported variant: "
-                         "pip install mlc-llvm-static==23.1.1.post0, or pass --sdk PREFIX") from None
-    return Path(mlc_llvm_static.get_prefix())
+        sdk = Path(given)
+    else:
+        try:
+            import mlc_llvm_static
+        except ImportError:
+            raise SystemExit("the LLVM SDK is needed to build the exported variant: "
+                             "pip install mlc-llvm-static==23.1.1.post0, or pass --sdk PREFIX") from None
+        sdk = Path(mlc_llvm_static.get_prefix())
+    if not (sdk / "lib" / "cmake" / "llvm").is_dir():
+        raise SystemExit(f"{sdk} is no LLVM SDK (it has no lib/cmake/llvm)")
+    return sdk
+
+
+def check_can_build() -> None:
+    """Everything a build needs, checked before it is announced."""
+    if not (SOURCE_TREE / "CMakeLists.txt").exists():
+        raise SystemExit(f"building needs llvmplug's source tree; {SOURCE_TREE} is not one "
+                         "(or pass --exported PATH)")
+    if shutil.which("cmake") is None:
+        raise SystemExit("building needs cmake on PATH (or pass --exported PATH)")
 
 
 def build_exported_shim(build_dir: Path, sdk: Path) -> Path:
     """Build the shim with LLVM's symbols exported (CMake option LLVMPLUG_EXPORT_LLVM_SYMBOLS)."""
-    if not (SOURCE_TREE / "CMakeLists.txt").exists():
-        raise SystemExit(f"building needs llvmplug's source tree; {SOURCE_TREE} is not one")
     configure = ["cmake", "-S", str(SOURCE_TREE), "-B", str(build_dir),
                  f"-DLLVM_DIR={sdk / 'lib' / 'cmake' / 'llvm'}", f"-DCMAKE_PREFIX_PATH={sdk}",
                  "-DCMAKE_BUILD_TYPE=Release", "-DLLVMPLUG_EXPORT_LLVM_SYMBOLS=ON",
@@ -216,8 +227,10 @@ def main() -> int:
             exported = Path(args.exported)
         else:
             build_dir = Path(args.build_dir or scratch)
+            check_can_build()
+            sdk = sdk_prefix(args.sdk)
             print(f"building the shim with LLVM's symbols exported in {build_dir} (about a minute)...")
-            exported = build_exported_shim(build_dir, sdk_prefix(args.sdk))
+            exported = build_exported_shim(build_dir, sdk)
 
         print(f"system LLVM: {neighbour or 'none found'}")
         print(f"hidden:   {hidden}  (the installed llvmplug)")

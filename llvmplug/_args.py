@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-from . import errors
+from . import _inputs, errors
 
 Module = Union[str, bytes, bytearray, memoryview]
 Flags = Union[str, Sequence[str]]
@@ -74,18 +74,31 @@ def choice(value: Any, what: str, names: Sequence[str]) -> str:
     return value
 
 
-def module_bytes(module: Any, what: str = "module") -> bytes:
-    """IR text or bitcode as bytes."""
+def module_bytes(module: Any, what: str = "module", wrong: type[errors.LLVMPlugError] = errors.ParseError) -> bytes:
+    """IR text or bitcode as bytes.
+
+    Input that cannot be a module (a path, a binary file, C source; see
+    _inputs) is ``wrong``, the error the shim gives for that input (a
+    ParseError; a LinkError for a link module), saying what it looks like.
+    """
     if isinstance(module, str):
         data = utf8(module, what)
     elif isinstance(module, (bytes, bytearray, memoryview)):
         data = bytes(module)
+    elif isinstance(module, os.PathLike):
+        raise errors.ArgumentTypeError(
+            f"{what} is a path ({module!r}), not a module: give the file's contents, "
+            f"e.g. Path(...).read_bytes()"
+        )
     else:
         raise errors.ArgumentTypeError(
             f"{what} must be IR text (str) or IR/bitcode (bytes), not {type(module).__name__}"
         )
     if not data:
         raise errors.ArgumentError(f"{what} is empty")
+    problem = _inputs.not_a_module(data)
+    if problem is not None:
+        raise wrong(f"{what} {problem}")
     return data
 
 
@@ -116,9 +129,17 @@ def shim_path(value: Any) -> Path | None:
     return path
 
 
-def target(value: Any) -> str:
+def triple(value: Any) -> str:
     """A target triple; ``None`` is the empty string (the module's or host's triple)."""
-    return "" if value is None else text(value, "target")
+    if value is None:
+        return ""
+    if text(value, "target") == "":
+        raise errors.ArgumentError("target is an empty string: give a triple, or None for the module's "
+                                   "own (else the host's)")
+    return value
+
+
+target = triple  # its name where no keyword argument called target shadows it
 
 
 def module_list(values: Any) -> list[bytes]:
@@ -131,14 +152,14 @@ def module_list(values: Any) -> list[bytes]:
     return [module_bytes(m, f"modules[{i}]") for i, m in enumerate(values)]
 
 
-def _parts(value: Any) -> int:
-    """How many parts split code generation may make; ``None`` is one per CPU."""
+def count(value: Any, what: str) -> int:
+    """A count of parts or threads (``what``: the caller's name for it); ``None`` is one per CPU."""
     if value is None:
         return os.cpu_count() or 1
     if isinstance(value, bool) or not isinstance(value, int):
-        raise errors.ArgumentTypeError(f"parts must be an int or None, not {type(value).__name__}")
+        raise errors.ArgumentTypeError(f"{what} must be an int or None, not {type(value).__name__}")
     if not 1 <= value <= 0xFFFFFFFF:  # an unsigned int in the C ABI
-        raise errors.ArgumentError(f"parts must be between 1 and {0xFFFFFFFF}, not {value}")
+        raise errors.ArgumentError(f"{what} must be between 1 and {0xFFFFFFFF}, not {value}")
     return value
 
 
@@ -229,20 +250,19 @@ class Request:
                 f"link must be a sequence of modules (IR text or bitcode), not {type(link).__name__}"
             )
         data = module_bytes(module)
-        linked = tuple(module_bytes(m, f"link[{i}]") for i, m in enumerate(link))
-        if target is not None:
-            text(target, "target")
+        linked = tuple(module_bytes(m, f"link[{i}]", errors.LinkError) for i, m in enumerate(link))
+        triple(target)
         flags_string(flags)
         given_flags = flags if isinstance(flags, str) else tuple(flags)
         if not split and parts is not None:
             raise errors.ArgumentError("parts is for compile_parts; compile makes one output")
-        count = _parts(parts) if split else 0
-        choice(output, "output", PART_OUTPUTS if count else OUTPUTS)
+        parts_made = count(parts, "parts") if split else 0
+        choice(output, "output", PART_OUTPUTS if parts_made else OUTPUTS)
         from .cache import PLUGIN_CACHE, check_cache  # cache imports this module
 
         if cache is not PLUGIN_CACHE:
             check_cache(cache)
-        return cls(data, linked, target, given_flags, output, count, cache, seconds)
+        return cls(data, linked, target, given_flags, output, parts_made, cache, seconds)
 
     @property
     def modules(self) -> list[bytes]:

@@ -205,7 +205,7 @@ class LocalBackend:
             self._served.set()
             job.wait()
             if job.error is not None:
-                warnings.warn(str(job.error), errors.LLVMPlugWarning, stacklevel=4)
+                errors.warn(str(job.error))
 
     def _replace(self, *, suspect: bool) -> None:
         """Swap in a new copy (the standby if there is one); the caller holds the state."""

@@ -50,12 +50,14 @@ _BOOTSTRAP = (
 
 # What a new process can be given. Linux's execve refuses (E2BIG) any one
 # NAME=value string over 128 KiB (MAX_ARG_STRLEN) and the command line and
-# environment together over a quarter of the stack limit (2 MiB by default);
-# Windows takes at most 32,767 characters per variable. So the child gets the
-# parent's environment minus every variable over _MAX_VARIABLE and, past
-# _MAX_ENVIRONMENT in total, minus the largest of the rest: a process Plugin
-# starts whatever the parent's environment holds (a megabyte-long
-# PYTEST_CURRENT_TEST, say). Each dropped name is warned about once.
+# environment together over a quarter of the stack limit (2 MiB by default),
+# both counted in bytes as encoded (a non-ASCII character is 2 to 4 of them);
+# Windows takes at most 32,767 UTF-16 units per variable. So the child gets
+# the parent's environment minus every variable over _MAX_VARIABLE and, past
+# _MAX_ENVIRONMENT in total, minus the largest of the rest, each measured as
+# the platform counts (_size): a process Plugin starts whatever the parent's
+# environment holds (a megabyte-long PYTEST_CURRENT_TEST, say). Each dropped
+# name is warned about once.
 _MAX_VARIABLE = 32 * 1024 - 1
 _MAX_ENVIRONMENT = 512 * 1024
 if hasattr(os, "sysconf") and "SC_ARG_MAX" in os.sysconf_names:
@@ -93,10 +95,26 @@ def _stop(process: subprocess.Popen[bytes], requests: BinaryIO, replies: BinaryI
     shutil.rmtree(directory, ignore_errors=True)
 
 
+def _size(name: str, value: str) -> int:
+    """What NAME=value costs the new process, in the unit its limits count.
+
+    POSIX: bytes, encoded as subprocess encodes them (os.fsencode), with "="
+    and the NUL. Windows: UTF-16 code units of the environment block. A
+    string that cannot be encoded cannot be passed at all: it counts as over
+    the limit.
+    """
+    try:
+        if os.name == "nt":
+            return (len(name.encode("utf-16-le")) + len(value.encode("utf-16-le"))) // 2 + 2
+        return len(os.fsencode(name)) + len(os.fsencode(value)) + 2
+    except UnicodeError:
+        return _MAX_VARIABLE + 1
+
+
 def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
     """The environment a child is started with: ``environ`` (default: ours) minus what cannot be passed."""
     environ = dict(os.environ if environ is None else environ)
-    sizes = {name: len(name) + len(value) + 2 for name, value in environ.items()}  # "=" and NUL
+    sizes = {name: _size(name, value) for name, value in environ.items()}
     dropped = [name for name, size in sizes.items() if size > _MAX_VARIABLE]
     total = sum(size for name, size in sizes.items() if name not in dropped)
     for name in sorted(set(sizes) - set(dropped), key=sizes.__getitem__, reverse=True):
@@ -112,7 +130,7 @@ def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
         warnings.warn(
             f"llvmplug's worker process is started without the environment variable(s) {', '.join(new)}: "
             f"too large to pass to a new process (over {_MAX_VARIABLE + 1} bytes each or "
-            f"{_MAX_ENVIRONMENT} in all)", errors.LLVMPlugWarning, stacklevel=5,
+            f"{_MAX_ENVIRONMENT} in all, as encoded) or not encodable", errors.LLVMPlugWarning, stacklevel=5,
         )
     return environ
 
@@ -229,6 +247,8 @@ class _Child:
         name = _signal_name(code)
         if why is not None:
             how = f"broke the protocol ({why}) and was killed"
+        elif code == _protocol.EXIT_OUT_OF_MEMORY:
+            how = "ran out of memory (its memory_limit) passing the request or the reply"
         else:
             how = f"was killed by {name}" if name else f"exited with status {code}"
         return errors.WorkerCrashedError(
@@ -309,7 +329,7 @@ class ProcessBackend:
             if job.error is not None:
                 if check:
                     raise job.error
-                warnings.warn(str(job.error), errors.LLVMPlugWarning, stacklevel=4)
+                errors.warn(str(job.error))
         spare, self._spare = self._spare, None
         return spare
 

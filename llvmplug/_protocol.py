@@ -27,6 +27,10 @@ from . import errors
 MAGIC = b"LPW2"
 HEADER = struct.Struct("!4sIQ")
 
+# The child's exit status when it ran out of its memory_limit outside a call
+# (reading a request, writing a reply).
+EXIT_OUT_OF_MEMORY = 3
+
 
 class ProtocolError(Exception):
     """A frame or reply the parent cannot believe."""

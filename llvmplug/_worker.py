@@ -83,6 +83,33 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
+# Address space a compile needs beyond the mapped shim: the stack of LLVM's
+# thread (BigStackBytes in csrc/stack.h, 32 MiB) and LLVM's first
+# allocations. Measured on x86-64 Linux: a small module compiles with 25 MiB
+# to spare over the mapped shim, and fails with 15.
+_LLVM_HEADROOM = 48 << 20
+
+
+def _check_memory_limit(limit: int, path: str | None) -> None:
+    """ArgumentError if ``limit`` leaves no room to map the shim and compile: a clear error, not a failed mmap."""
+    from . import _loader
+
+    try:
+        with open("/proc/self/statm") as statm:
+            in_use = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        shim = os.path.getsize(path if path is not None else _loader.library_path())
+    except (OSError, ValueError):
+        return  # cannot tell: the limit is applied as given
+    needed = in_use + shim + _LLVM_HEADROOM
+    if limit < needed:
+        mib = 1 << 20
+        raise errors.ArgumentError(
+            f"memory_limit={limit} ({limit / mib:.0f} MiB) is too small for the child process: it has "
+            f"{in_use / mib:.0f} MiB of address space before the shim, the shim maps {shim / mib:.0f} MiB "
+            f"and a compile needs about {_LLVM_HEADROOM // mib} MiB more (LLVM's thread stack and heap); give "
+            f"at least {-(-needed // mib)} MiB (1 GiB or more leaves room for large modules)")
+
+
 def main() -> None:
     # Ctrl-C in a terminal reaches the whole process group; the parent
     # decides what happens to its child (it kills it if a call is cut short).
@@ -97,6 +124,7 @@ def main() -> None:
         if memory_limit is not None:
             import resource
 
+            _check_memory_limit(memory_limit, config["path"])
             resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
         backend = LocalBackend(
             private=config["private"],
@@ -112,21 +140,31 @@ def main() -> None:
         return
     _protocol.send(replies, number, ("ready", {"pid": os.getpid(), "loaded_path": str(backend.loaded_path)}))
     sending = threading.Lock()  # a progress frame (from the watcher's thread) and the reply never interleave
-    while True:
-        try:
-            number, payload = _protocol.read_frame(requests)
-        except EOFError:
-            break
-        method, args = pickle.loads(payload)
+    try:
+        while True:
+            try:
+                number, payload = _protocol.read_frame(requests)
+            except EOFError:
+                break
+            method, args = pickle.loads(payload)
 
-        def report(progress: Any, number: int = number) -> None:
+            def report(progress: Any, number: int = number) -> None:
+                with sending:
+                    _protocol.send(replies, number, ("progress", progress._as_dict()))
+
+            reply = _serve(backend, method, args, report)
             with sending:
-                _protocol.send(replies, number, ("progress", progress._as_dict()))
-
-        reply = _serve(backend, method, args, report)
-        with sending:
-            _protocol.send(replies, number, reply)
-    backend.unload()
+                _protocol.send(replies, number, reply)
+    except MemoryError:
+        # Out of memory_limit while reading a request or writing a reply (a
+        # call's own MemoryError is its error): the protocol is cut mid-frame,
+        # so end; the parent names the status. A traceback would only reach
+        # the parent's stderr.
+        os._exit(_protocol.EXIT_OUT_OF_MEMORY)
+    try:
+        backend.unload()
+    except Exception:  # noqa: BLE001 - the process ends now and the kernel frees what unload would
+        pass  # (under memory_limit, unloading can fail to start its thread after an out-of-memory call)
 
 
 if __name__ == "__main__":

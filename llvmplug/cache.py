@@ -14,6 +14,15 @@ place (``os.replace``, atomic on POSIX and Windows), holding its key and a
 SHA-256 over key and value. A reader verifies both, so a torn, truncated or
 corrupted file is a miss (and is removed), never a wrong result; no lock is
 needed for several processes to share one directory.
+
+The SHA-256 detects damage, not tampering, so on POSIX a directory others
+could write to is refused (``ArgumentError``), as ssh and pip refuse such
+files: the directory must be this user's and not group- or world-writable,
+and so must each directory above it, except that one owned by root may be
+writable by all if it is sticky (``/tmp``), since then nobody else can
+rename what this user made in it. Missing directories are made ``0700``. An
+entry file that is not this user's (planted before the directory was made
+private) is a miss and is removed. Windows ACLs are not checked.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import struct
 import sys
 import tempfile
@@ -240,8 +250,11 @@ class Cache:
     disk is checked by each process against its own count of what it wrote
     plus a rescan every few writes, so other processes' writes can overshoot
     it briefly until the next rescan. The SHA-256 detects damage, not
-    tampering: give the directory only to processes you trust (anyone who
-    can write there can plant an entry), e.g. one user's ``0700`` directory.
+    tampering: anyone who can write to the directory can plant an entry, so
+    on POSIX a directory other users could write to is refused
+    (``ArgumentError``; the module's docstring says what counts), and
+    directories it makes are ``0700``. Share it only among your own
+    processes.
 
     Thread-safe. Pass it as ``llvmplug.compile(..., cache=c)`` or
     ``Plugin(cache=c)``; :meth:`get` and :meth:`put` serve any keys, e.g. from
@@ -271,10 +284,17 @@ class Cache:
             try:
                 if path.exists() and not path.is_dir():
                     raise errors.ArgumentError(f"directory {path} exists and is not a directory")
-                path.mkdir(parents=True, exist_ok=True)
+                _make_private(path)
                 self._directory = path.resolve()
             except OSError as error:
                 raise errors.ArgumentError(f"cannot create the cache directory {path}: {error}") from error
+            unsafe = _others_can_write(self._directory)
+            if unsafe:
+                raise errors.ArgumentError(
+                    f"the cache directory {self._directory} is refused: {unsafe}, so others could plant "
+                    "compiled code that the cache would return. Use a directory only you can write to "
+                    "(chmod go-w), or a new one inside a shared directory such as /tmp (Cache makes it 0700)"
+                )
         self._max_bytes = max_bytes
         self._lock = threading.Lock()
         self._memory: OrderedDict[str, bytes] = OrderedDict()
@@ -404,9 +424,11 @@ class Cache:
         path = self._entry_path(raw_key)
         try:
             with open(path, "rb") as file:
+                status = os.fstat(file.fileno())
                 # An entry can never exceed this: a larger file is damage,
-                # and is not read into memory.
-                if os.fstat(file.fileno()).st_size > _HEADER.size + len(raw_key) + self._max_bytes:
+                # and is not read into memory. One that is not ours was
+                # planted (before the directory was made private): not read.
+                if status.st_size > _HEADER.size + len(raw_key) + self._max_bytes or not _ours(status):
                     data = b""
                 else:
                     data = file.read()
@@ -430,7 +452,11 @@ class Cache:
         header = _HEADER.pack(_MAGIC, FORMAT_VERSION, len(raw_key), len(value), _entry_digest(raw_key, value))
         temp = None
         try:
-            path.parent.mkdir(exist_ok=True)
+            path.parent.mkdir(mode=0o700, exist_ok=True)
+            if not _ours(os.lstat(path.parent)):
+                # A shard someone else made (before the directory was private)
+                # would let them replace what we write: not written to.
+                raise PermissionError(f"{path.parent} is not private to this user")
             # The temporary file lives in the entry's own directory: os.replace
             # is atomic only within one file system.
             fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=path.parent)
@@ -523,6 +549,62 @@ def _decode_entry(raw_key: bytes, data: bytes) -> bytes | None:
     return value
 
 
+# -- who can write where (POSIX) ----------------------------------------------
+
+
+def _ours(status: os.stat_result) -> bool:
+    """Whether a file or directory is this user's and not writable by group or others (always, on Windows)."""
+    if os.name == "nt":
+        return True
+    return status.st_uid == os.geteuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _make_private(path: Path) -> None:
+    """Make ``path`` and its missing parents, each 0700 (pathlib would give the parents the umask's mode)."""
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for directory in reversed(missing):
+        try:
+            directory.mkdir(mode=0o700)
+        except FileExistsError:
+            pass  # made meanwhile by another process: checked like any other
+
+
+def _others_can_write(directory: Path) -> str | None:
+    """Why users other than this one (and root) could plant files in ``directory``, or None.
+
+    ``directory`` is resolved (no symlinks). It must be ours and not group- or
+    world-writable; each directory above it must be ours or root's, and not
+    group- or world-writable unless it is sticky (``/tmp``: others may not
+    rename or remove what is not theirs, so what we made in it stays ours).
+    """
+    if os.name == "nt":
+        return None
+    me = os.geteuid()
+    status = os.stat(directory)
+    if status.st_uid != me:
+        return f"it belongs to user id {status.st_uid}, not to this user ({me})"
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"it is writable by {_who(status.st_mode)} (mode {stat.S_IMODE(status.st_mode):04o})"
+    for parent in directory.parents:
+        status = os.stat(parent)
+        if status.st_uid not in (me, 0):
+            return f"{parent} above it belongs to user id {status.st_uid}"
+        if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not status.st_mode & stat.S_ISVTX:
+            return (f"{parent} above it is writable by {_who(status.st_mode)} without the sticky bit "
+                    f"(mode {stat.S_IMODE(status.st_mode):04o})")
+    return None
+
+
+def _who(mode: int) -> str:
+    return "its group and others" if mode & stat.S_IWGRP and mode & stat.S_IWOTH else (
+        "its group" if mode & stat.S_IWGRP else "others")
+
+
 def _unlink(path: Path) -> None:
     try:
         os.unlink(path)
@@ -543,12 +625,22 @@ def _encode_parts(result: Sequence[bytes]) -> bytes:
 
 
 def _decode_parts(value: bytes) -> list[bytes] | None:
-    if not value.startswith(_PARTS_MAGIC):
+    """The parts _encode_parts stored, or None if ``value`` is not exactly such a record.
+
+    Values come from the caller's keys too (Cache.put) and from disk, so
+    every count and size is checked against the bytes there are before it
+    is used (a damaged record once raised struct.error).
+    """
+    offset = len(_PARTS_MAGIC) + 4
+    if not value.startswith(_PARTS_MAGIC) or len(value) < offset:
         return None
-    offset = len(_PARTS_MAGIC)
-    (count,) = struct.unpack_from("<I", value, offset)
-    sizes = struct.unpack_from(f"<{count}Q", value, offset + 4)
-    offset += 4 + 8 * count
+    (count,) = struct.unpack_from("<I", value, offset - 4)
+    if count > (len(value) - offset) // 8:
+        return None
+    sizes = struct.unpack_from(f"<{count}Q", value, offset)
+    offset += 8 * count
+    if sum(sizes) != len(value) - offset:
+        return None
     parts = []
     for size in sizes:
         parts.append(value[offset:offset + size])
@@ -629,9 +721,13 @@ def cached(
     identity = _identity(build, plugin, _needs_host(request, state[0]))
     key = _key(request, state[0], state[1], identity)
     value = cache.get(key) if key != missed else None
+    if value is not None and not request.parts:
+        return value
     if value is not None:
-        split = _decode_parts(value) if request.parts else None
-        return split if split is not None else value
+        split = _decode_parts(value)
+        if split is not None:
+            return split
+        # Not a parts record under a parts key: compiled again and replaced.
     result = compile_fn()
     if _options_state(plugin) == state:
         stored = result if isinstance(result, bytes) else _encode_parts(result)

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import _args, errors
-from .gpu import libdevice
+from . import _args, _guard, errors
 from .plugin import OUTPUTS, Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
@@ -27,6 +26,23 @@ Every argument that is not one of the options below is passed to LLVM as an
 llc-style flag: -O0..-O3 (default -O2), -passes=PIPELINE (-passes= alone skips
 IR optimisation), -mcpu=..., -mattr=..., -relocation-model=pic, or any LLVM
 option (see 'llvmplug options'); they apply to this compile only.
+
+Assembly (--emit asm) for ELF on x86, PowerPC, SystemZ and LoongArch uses
+LLVM 23's .prefalign N, which GNU as and clang before LLVM 23 do not know;
+-align-all-functions=N (N at least the .prefalign's: 4 on x86) makes LLVM
+write the .p2align N they read instead.
+"""
+
+EXIT_STATUS = """\
+exit status:
+  0    success
+  1    the command failed: the input was refused (the error's class says why),
+       a file could not be read or written, a check failed, or nothing matched
+  2    the command line is wrong, or the command cannot run here (a missing module)
+  3    LLVM crashed on the input (the compile ran in a process of its own,
+       which died; nothing was written)
+  130  interrupted (Ctrl-C)
+  141  the reader of the output went away (| head)
 """
 
 EXAMPLES = """\
@@ -41,32 +57,87 @@ examples:
   llvmplug options 'x86-*'
   llvmplug passes 'loop-*'
   llvmplug check
-"""
 
-# Our own options; every other argument is an LLVM flag. argparse cannot be
-# left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
-_OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--link", "--isolation", "--options")
-_OUR_FLAGS = ("--libdevice", "--time", "--verbose")
-_OUR_LONG_OPTIONS = (*_OURS_WITH_VALUE[1:], *_OUR_FLAGS, "--help")
+""" + EXIT_STATUS
+
+# Exit statuses (EXIT_STATUS above, _guard's CRASHED and INTERRUPTED).
+FAILED = 1
+USAGE = 2
+BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command killed by it
+
+# How the API spells what the command line spells otherwise: messages from the
+# shim and from llvmplug's Python layer use the left column.
+_API_TO_COMMAND_LINE = (
+    (errors.POLICY_ALL, "--options all"),
+    ('output="asm"', "--emit asm"),
+    ('output="obj"', "--emit obj"),
+    ('output="bc"', "--emit bc"),
+    ('output="ll"', "--emit ll"),
+    ("target=TRIPLE", "--target TRIPLE"),
+    ("Plugin.passes()", "'llvmplug passes'"),
+    ("Plugin.options()", "'llvmplug options'"),
+    ("target_info(TRIPLE)", "'llvmplug info --target TRIPLE'"),
+    ('Plugin(isolation="process")', "--isolation process"),
+)
+
+# clang's spelling that the command line would otherwise hand to LLVM, and
+# then read the triple after it as a second input.
+_COMPILER_HABITS = {"-target": "--target TRIPLE"}
 
 
 class UsageError(Exception):
     """A mistake on the command line that argparse never sees (it is not given LLVM's flags)."""
 
 
-def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+def _compile_options(parser: argparse.ArgumentParser) -> tuple[dict[str, str], set[str]]:
+    """The compile command's own options: those that take a value (with its metavar), and those that do not.
+
+    Read from the parser, so that an option added to it (--time, say) is
+    split off LLVM's flags without being listed twice.
+    """
+    commands = next(action for action in parser._actions  # noqa: SLF001 - argparse keeps no public list
+                    if isinstance(action, argparse._SubParsersAction))  # noqa: SLF001
+    with_value: dict[str, str] = {}
+    flags: set[str] = set()
+    for action in commands.choices["compile"]._actions:  # noqa: SLF001
+        if action.nargs == 0:
+            flags.update(action.option_strings)
+        else:
+            shown = action.metavar or ("{" + ",".join(action.choices) + "}" if action.choices else action.dest.upper())
+            with_value.update(dict.fromkeys(action.option_strings, shown))
+    return with_value, flags
+
+
+def _split_llvm_flags(argv: Sequence[str], with_value: dict[str, str],
+                      flags: set[str]) -> tuple[list[str], list[str]]:
+    """The command's own arguments and LLVM's flags.
+
+    argparse cannot be left to sort them: it would read '-optimize-regalloc'
+    as '-o ptimize-regalloc'.
+    """
     ours: list[str] = []
     llvm: list[str] = []
+    long_options = sorted(name for name in [*with_value, *flags] if name.startswith("--"))
     args = iter(argv)
     for arg in args:
-        name = arg.split("=", 1)[0]
-        if arg in _OURS_WITH_VALUE:
-            ours += [arg, next(args, "")]
-        elif (name in _OURS_WITH_VALUE[1:] or arg in ("-h", "--help", *_OUR_FLAGS) or not arg.startswith("-")
-              or arg == "-"):
+        name, _, attached = arg.partition("=")
+        if arg in with_value:
+            value = next(args, None)
+            if value is None:  # the last argument: argparse would take the next flag or nothing
+                raise UsageError(f"{arg} needs a value ({arg} {with_value[arg]})")
+            if value == "":
+                raise UsageError(f"{arg} needs a value, not an empty string")
+            ours += [arg, value]
+        elif name in with_value and name.startswith("--"):
+            if not attached:
+                raise UsageError(f"{name}= needs a value, not an empty string")
             ours.append(arg)
+        elif arg in flags or not arg.startswith("-") or arg == "-":
+            ours.append(arg)
+        elif name in _COMPILER_HABITS:
+            raise UsageError(f"{name} is clang's spelling; llvmplug's is {_COMPILER_HABITS[name]}")
         else:
-            close = difflib.get_close_matches(name, _OUR_LONG_OPTIONS, n=1, cutoff=0.75)
+            close = difflib.get_close_matches(name, long_options, n=1, cutoff=0.75)
             if name.startswith("--") and close:
                 # LLVM's options are single-dash in llc's spelling; a double-dash
                 # near-miss of ours is a typo, not an LLVM option.
@@ -89,6 +160,7 @@ def _parser() -> argparse.ArgumentParser:
         "compile",
         help="compile an IR or bitcode file",
         description=COMPILE_HELP,
+        epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
         "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--time] [--verbose] "
@@ -107,7 +179,9 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--libdevice", action="store_true",
                           help="link NVIDIA's libdevice in (found in the nvidia-nvvm wheel, or $CUDA_HOME)")
     compile_.add_argument("--isolation", choices=_args.ISOLATIONS, default="none",
-                          help="'process' compiles in a child process (a crash of LLVM is contained)")
+                          help="'process' compiles in a child process with its own interpreter "
+                          "(a crash of LLVM is a WorkerCrashedError there); by default the "
+                          "command compiles in a forked process that reports a crash itself")
     compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
                           help="'all' accepts every LLVM option, including ones that write files "
                           "or load code (trusted input only; default: safe)")
@@ -121,11 +195,14 @@ def _parser() -> argparse.ArgumentParser:
     info.add_argument("--target", metavar="TRIPLE", help="describe one target instead: its CPUs and features")
     info.add_argument("--json", action="store_true", help="print the raw JSON")
 
-    options = commands.add_parser("options", help="list LLVM options with their values")
+    options = commands.add_parser("options", help="list LLVM options with their values",
+                                  description="List LLVM's options. Exits with 1 if none matches PATTERN.")
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
     options.add_argument("--json", action="store_true", help="print the raw JSON")
 
-    passes = commands.add_parser("passes", help="list the passes -passes= can name, with their policy class")
+    passes = commands.add_parser("passes", help="list the passes -passes= can name, with their policy class",
+                                 description="List the passes a -passes= pipeline can name. Exits with 1 if "
+                                 "none matches PATTERN.")
     passes.add_argument("pattern", nargs="?", help="glob over pass names, e.g. 'loop-*'")
     passes.add_argument("--json", action="store_true", help="print the raw JSON")
 
@@ -133,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
         "check", help="check that a built shim hides LLVM (Linux; needs pyelftools)",
         description="Read the shim's ELF file and check that it exports only llvmplug's C ABI, "
         "needs only the C library, and can be unloaded (see 'Why hidden symbols' in the README). "
-        "Exits with 1 if any check fails.",
+        "Exits with 1 if a check fails, with 2 if pyelftools is missing.",
     )
     check.add_argument("path", nargs="?", help="the shared library to check (default: the installed shim)")
     return parser
@@ -144,7 +221,7 @@ def _binary(data: bytes) -> bool:
 
 
 def _same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file: the same inode if both exist, else the same resolved path."""
+    """Whether two paths name one file: the same inode if both exist (hard links too), else the same resolved path."""
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -158,16 +235,29 @@ def _overwritten_input(output: str, inputs: Sequence[str]) -> str | None:
     return next((name for name in inputs if name != "-" and _same_file(output, name)), None)
 
 
-def _name_the_files(error: errors.LLVMPlugError, args: argparse.Namespace) -> errors.LLVMPlugError:
-    """``error`` with the shim's placeholders (<module>, link module N) replaced by the files' names."""
-    message = error.message
-    source = "<stdin>" if args.input == "-" else args.input
-    for number, name in reversed(list(enumerate(args.link, 1))):  # link module 10 before link module 1
-        message = message.replace(f"link module {number}", name)
-    if message.startswith("<module>"):
-        message = source + message[len("<module>"):]
-    elif isinstance(error, errors.ParseError):
-        message = f"{source}: {message}"
+def _source(args: argparse.Namespace) -> str:
+    return "<stdin>" if args.input == "-" else args.input
+
+
+def _name_the_files(message: str, args: argparse.Namespace) -> str:
+    """``message`` with the placeholders for the inputs (<module>, link module N, link[N]) replaced by their names."""
+    links = list(args.link)
+    if args.libdevice:
+        links.append("libdevice")
+    for number, name in reversed(list(enumerate(links, 1))):  # link module 10 before link module 1
+        message = message.replace(f"link module {number}", name).replace(f"link[{number - 1}]", name)
+    if message.startswith("<module>"):  # the shim's name for the module: "<module>:2:5: ..."
+        return _source(args) + message[len("<module>"):]
+    if message.startswith(("module is ", "module must ")):  # _args' checks of the module
+        return _source(args) + message[len("module"):]
+    return message
+
+
+def _named_error(error: errors.LLVMPlugError, args: argparse.Namespace) -> errors.LLVMPlugError:
+    """``error`` with the files named (a ParseError always names the input)."""
+    message = _name_the_files(error.message, args)
+    if message == error.message and isinstance(error, errors.ParseError):
+        message = f"{_source(args)}: {message}"
     if message == error.message:
         return error
     named = type(error)(message)
@@ -175,21 +265,55 @@ def _name_the_files(error: errors.LLVMPlugError, args: argparse.Namespace) -> er
     return named
 
 
-def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
+def _read_input(name: str) -> bytes:
+    if name != "-":
+        return Path(name).read_bytes()
+    if sys.stdin is None:  # the command was started with its standard input closed
+        raise UsageError("IN is '-' but standard input is closed: give a file, or pipe the module in")
+    return sys.stdin.buffer.read()
+
+
+def _write_output(name: str, data: bytes) -> None:
+    """Write ``data`` to the file ``name`` whole or not at all.
+
+    A regular file is written beside its final name and renamed over it, so
+    that an interrupted or failed write never leaves half an object where a
+    build expects a whole one; /dev/null and pipes are written directly.
+    """
+    path = Path(name)
+    if path.exists() and not path.is_file():
+        path.write_bytes(data)
+        return
+    partial = path.with_name(f".{path.name}.llvmplug-{os.getpid()}")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def _compile_inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The output's name and every input's (linked ones and libdevice included), checked against each other."""
     output = args.output
     if output is None:
         output = "-" if args.input == "-" else str(Path(args.input).with_suffix(SUFFIXES[args.emit]))
-    clobbered = _overwritten_input(output, [args.input, *args.link])
+    inputs = [args.input, *args.link]
+    if args.libdevice:
+        from .gpu import libdevice_path
+
+        inputs.append(str(libdevice_path()))
+    clobbered = _overwritten_input(output, inputs)
     if clobbered is not None:
         raise UsageError(f"the output {output} is the input {clobbered}; "
                          "llvmplug never writes over an input: give another -o OUT")
-    if args.input == "-":
-        module = sys.stdin.buffer.read()
-    else:
-        module = Path(args.input).read_bytes()
-    link = [Path(name).read_bytes() for name in args.link]
-    if args.libdevice:
-        link.append(libdevice())
+    return output, inputs
+
+
+def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
+    output, inputs = _compile_inputs(args)
+    module = _read_input(args.input)
+    link = [Path(name).read_bytes() for name in inputs[1:]]  # the --link files, then libdevice
     timings = Timings() if args.time or args.verbose else None
     shown = _feedback(args, llvm_flags)
     with Plugin(isolation=args.isolation, policy=args.options) as plugin:
@@ -197,7 +321,7 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
             data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link, timings=timings,
                                   progress=shown)
         except errors.LLVMPlugError as error:
-            raise _name_the_files(error, args) from None
+            raise _named_error(error, args) from None
         finally:
             if timings is not None and (timings.call or timings.cached):
                 print(f"llvmplug: {timings}".replace("\n", "\nllvmplug: "), file=sys.stderr)
@@ -205,11 +329,11 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
         if args.output is None and sys.stdout.isatty() and _binary(data):
             print(f"llvmplug: not writing {args.emit} output (binary) to the terminal; "
                   "give -o FILE, or -o - to write it anyway", file=sys.stderr)
-            return 1
+            return FAILED
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        Path(output).write_bytes(data)
+        _write_output(output, data)
     return 0
 
 
@@ -239,15 +363,27 @@ def _feedback(args: argparse.Namespace, llvm_flags: list[str]) -> Any:
     return _StageLines()
 
 
+def _abi(version: int) -> str:
+    """Both forms of the ABI version: "2.1 (abi_version 131073)"."""
+    return f"{version >> 16}.{version & 0xFFFF} (abi_version {version})"
+
+
 def _info(args: argparse.Namespace) -> int:
     if args.target is not None:
         return _target_info(args)
     with Plugin() as plugin:
         info = plugin.info()
     if args.json:
-        print(json.dumps(info, indent=2))
+        version = info["abi_version"]
+        # The packed number beside the form --version prints (major << 16 | minor).
+        shown = {}
+        for key, value in info.items():
+            shown[key] = value
+            if key == "abi_version":
+                shown["abi"] = f"{version >> 16}.{version & 0xFFFF}"
+        print(json.dumps(shown, indent=2))
         return 0
-    print(f"LLVM {info['llvm_version']} (llvmplug ABI {info['abi_version'] >> 16}.{info['abi_version'] & 0xFFFF})")
+    print(f"LLVM {info['llvm_version']} (llvmplug ABI {_abi(info['abi_version'])})")
     print(f"host triple: {info['host_triple']}")
     print(f"host CPU:    {info['host_cpu']}")
     print(f"targets:     {', '.join(t['name'] for t in info['targets'])}")
@@ -257,6 +393,8 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _target_info(args: argparse.Namespace) -> int:
+    if not args.target:
+        raise UsageError("--target needs a triple, not an empty string")
     with Plugin() as plugin:
         info = plugin.target_info(args.target)
     if args.json:
@@ -273,21 +411,29 @@ def _target_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _listing(args: argparse.Namespace, method: str) -> list[dict[str, Any]] | None:
-    """What ``Plugin.<method>(pattern)`` lists; printed as JSON (and None returned) with --json."""
+def _listing(args: argparse.Namespace, method: str, what: str, example: str) -> list[dict[str, Any]] | None:
+    """What ``Plugin.<method>(pattern)`` lists, printed as JSON (and None returned) with --json.
+
+    A pattern that matches nothing is reported, and makes the status FAILED
+    (with --json too, which prints an empty list): as grep's.
+    """
     with Plugin() as plugin:
         entries: list[dict[str, Any]] = getattr(plugin, method)(args.pattern)
     if args.json:
         print(json.dumps(entries, indent=2))
-        return None
-    return entries
+    if not entries and args.pattern is not None:
+        print(f"llvmplug: no {what} matches {args.pattern!r} (a glob over names without the dash, "
+              f"e.g. {example!r})", file=sys.stderr)
+        raise _NothingMatched
+    return None if args.json else entries
+
+
+class _NothingMatched(Exception):
+    """A listing's pattern matched nothing (reported already)."""
 
 
 def _options(args: argparse.Namespace) -> int:
-    options = _listing(args, "options")
-    if options is None:
-        return 0
-    for option in options:
+    for option in _listing(args, "options", "LLVM option", "x86-*") or ():
         value = "" if option["value"] is None else f" = {option['value']}"
         # What the safe policy makes of it: allowed (a value of the compile),
         # or refused, with the class and why (--options all accepts it).
@@ -296,15 +442,11 @@ def _options(args: argparse.Namespace) -> int:
                   else f"[refused by default: {kind}, {option.get('reason', '')}]")
         # On the first line: a description may run over several.
         print(f"-{option['name']} <{option['type']}>{value}  {policy}  {option['description']}")
-    if not options and args.pattern is not None:
-        print(f"llvmplug: no LLVM option matches {args.pattern!r} (a glob over names without the dash, "
-              "e.g. 'x86-*')", file=sys.stderr)
-        return 1
     return 0
 
 
 def _passes(args: argparse.Namespace) -> int:
-    for entry in _listing(args, "passes") or ():
+    for entry in _listing(args, "passes", "pass", "loop-*") or ():
         name = f"require<{entry['name']}>" if entry["analysis"] else entry["name"]
         syntax = f"<{entry['syntax']}>" if entry["syntax"] else ""
         kind = entry["class"]
@@ -317,61 +459,75 @@ def _passes(args: argparse.Namespace) -> int:
     return 0
 
 
-
 def _version() -> int:
     from . import __version__
 
     print(f"llvmplug {__version__}")
     with Plugin() as plugin:
         info = plugin.info()
-    print(f"LLVM {info['llvm_version']} (llvmplug ABI {info['abi_version'] >> 16}.{info['abi_version'] & 0xFFFF}, "
-          f"shim {plugin.path})")
+    print(f"LLVM {info['llvm_version']} (llvmplug ABI {_abi(info['abi_version'])}, shim {plugin.path})")
     return 0
-
-
-def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-                  file: Any = None, line: str | None = None) -> None:
-    # A command's user reads "llvmplug: warning: ...", not a Python source location.
-    print(f"llvmplug: warning: {message}", file=sys.stderr if file is None else file)
-
-
-def _for_the_command_line(message: str) -> str:
-    """An error message in the CLI's words: its option names the policy, not the API's keyword."""
-    return message.replace(errors.POLICY_ALL, "--options all")
 
 
 def _check(args: argparse.Namespace) -> int:
     try:
         from . import hygiene
     except ImportError as error:
-        print(f"llvmplug: 'check' needs pyelftools ({error}); pip install pyelftools", file=sys.stderr)
-        return 1
+        raise UsageError(f"'check' needs pyelftools ({error}); pip install pyelftools") from None
     findings = hygiene.check(args.path)
     print(f"{args.path or hygiene.library_path()}")
     for finding in findings:
         print(f"  {'ok  ' if finding.ok else 'FAIL'}  {finding.check}: {finding.detail}")
     failed = sum(not finding.ok for finding in findings)
     print(f"{len(findings) - failed} passed, {failed} failed" if failed else "all checks passed")
-    return 1 if failed else 0
+    return FAILED if failed else 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+def _for_the_command_line(message: str) -> str:
+    """A message in the command line's words: its options, not the API's keywords."""
+    for api, command_line in _API_TO_COMMAND_LINE:
+        message = message.replace(api, command_line)
+    return message
+
+
+def _show_warnings(args: argparse.Namespace | None) -> None:
+    """Print warnings as "llvmplug: warning: ...", each once, with the files named.
+
+    LLVM's diagnostics arrive as "warning: ..." or "remark: ..." lines (several
+    in one warning when a compile made several): those keep their own kind.
+    """
+    kinds = ("warning: ", "remark: ", "note: ", "error: ")
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        text = str(message).strip("\n")
+        if args is not None and args.command == "compile":
+            text = _name_the_files(text, args)
+        lines = [f"llvmplug: {piece}" if piece.startswith(kinds) else piece for piece in text.splitlines()]
+        if lines and not lines[0].startswith("llvmplug: "):
+            lines[0] = f"llvmplug: warning: {lines[0]}"
+        print("\n".join(lines), file=sys.stderr if file is None else file)
+
+    warnings.showwarning = show
+
+
+def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace, list[str]]:
+    """The parsed command line and the LLVM flags; UsageError for what argparse does not check."""
     parser = _parser()
+    llvm_flags: list[str] = []
     if argv[:1] == ["compile"]:
-        try:
-            ours, llvm_flags = _split_llvm_flags(argv[1:])
-        except UsageError as error:
-            print(f"{parser.prog} compile: error: {error}", file=sys.stderr)
-            return 2
+        ours, llvm_flags = _split_llvm_flags(argv[1:], *_compile_options(parser))
         argv = ["compile", *ours]
-    else:
-        llvm_flags = []
     args = parser.parse_args(argv)
     if args.command is None and not args.version:
         parser.error("a command is required")
-    warnings.showwarning = _show_warning
+    if args.command == "compile" and args.target == "":
+        raise UsageError("--target needs a triple, not an empty string (leave it out for the module's)")
+    return parser, args, llvm_flags
+
+
+def _run(args: argparse.Namespace, llvm_flags: list[str]) -> int:
+    """Run the parsed command; every failure becomes one line on stderr and an exit status."""
     try:
         if args.version:
             return _version()
@@ -390,13 +546,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-        return 141  # 128 + SIGPIPE, as a shell reports a command killed by it
+        return BROKEN_PIPE
+    except KeyboardInterrupt:
+        _interrupted()
+        return _guard.INTERRUPTED
+    except _NothingMatched:
+        return FAILED
     except UsageError as error:
-        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
-        return 2
+        print(f"llvmplug {args.command}: error: {error}", file=sys.stderr)
+        return USAGE
+    except errors.WorkerCrashedError as error:
+        # The one-shot command has no next call: say what happened to this one.
+        print(f"llvmplug: WorkerCrashedError: {_crash(error.signal, args, ' in its worker process')}",
+              file=sys.stderr)
+        return _guard.CRASHED
     except errors.LLVMPlugError as error:
         print(f"llvmplug: {type(error).__name__}: {_for_the_command_line(str(error))}", file=sys.stderr)
-        return 1
+        return FAILED
     except OSError as error:
         print(f"llvmplug: {type(error).__name__}: {error}", file=sys.stderr)
-        return 1
+        return FAILED
+
+
+def _crash(signal: str | None, args: argparse.Namespace, where: str = "") -> str:
+    """What a compile that died from ``signal`` means, in one sentence (``where``: " in its worker process")."""
+    if signal is None or signal == "SIGKILL":  # the kernel's out-of-memory killer sends SIGKILL
+        return (f"the compile of {_source(args)} was killed{where} ({signal or 'it exited'}: out of memory?); "
+                "nothing was written")
+    return (f"LLVM crashed ({signal}){where} compiling {_source(args)}; nothing was written. The input "
+            "reaches a bug in LLVM")
+
+
+def _interrupted() -> None:
+    print("llvmplug: interrupted", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        parser, args, llvm_flags = _parse(list(sys.argv[1:] if argv is None else argv))
+    except UsageError as error:
+        print(f"llvmplug compile: error: {error}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        _interrupted()
+        return _guard.INTERRUPTED
+    _show_warnings(args)
+    if args.command == "compile" and args.isolation == "none" and not args.version:
+        def crashed(name: str) -> None:
+            print(f"llvmplug: {_crash(name, args)}; --isolation process (Plugin(isolation=\"process\") "
+                  "in Python) contains such crashes in a worker process", file=sys.stderr)
+
+        return _guard.run(lambda: _run(args, llvm_flags), crashed, _interrupted)
+    return _run(args, llvm_flags)

@@ -6,7 +6,10 @@ chosen by the status code the C ABI returned, carrying LLVM's diagnostic text.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import warnings
 
 
 class LLVMPlugError(Exception):
@@ -131,3 +134,23 @@ def error_for(status: int, message: str) -> LLVMPlugError:
     # megabyte-long message. No real name or value is that long.
     message = re.sub(r"\S{1024,}", _abridge, message)
     return kind(message or f"llvmplug call failed with status {status}")
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn(message: str, category: type[Warning] = LLVMPlugWarning) -> None:
+    """Warn, pointing at the caller's line: the first frame outside the llvmplug package.
+
+    A fixed stacklevel is right for one path only: llvmplug.compile reaches
+    the same warning through one more frame than Plugin.compile, and Python
+    then names llvmplug/__init__.py (and shows the warning once for every
+    caller, the location being the same). LLVM's diagnostics end in a newline,
+    which would print as a blank line.
+    """
+    frame = sys._getframe(1)  # noqa: SLF001 - the documented way to walk the stack cheaply
+    level = 2
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message.rstrip("\n"), category, stacklevel=level)

@@ -65,7 +65,8 @@ class Plugin:
             :meth:`reload` (and the replacement of a poisoned copy or of a
             crashed child) swaps it in and retires the old one on a
             background thread, so a reset costs a swap instead of a load.
-            Costs the memory of one more copy (about 30 MiB in process).
+            Costs the memory of one more copy (the README's ``standby``
+            entry gives the measured figure, from docs/benchmarks.json).
         cache: an :class:`llvmplug.Cache` that every compile of this Plugin
             uses unless a call passes its own ``cache=`` (``None`` there
             turns it off for that call).
@@ -252,6 +253,9 @@ class Plugin:
                 which applies to this call only.
             output: ``"obj"`` (object file), ``"asm"``, ``"bc"`` (bitcode) or
                 ``"ll"`` (IR text). A ``-filetype=`` in ``flags`` takes precedence.
+                x86 assembly uses LLVM 23's ``.prefalign``, which GNU as and
+                older clang do not read; ``-align-all-functions=4`` writes the
+                ``.p2align 4`` they do (the README has the other targets).
             link: modules (IR text or bitcode, e.g. libdevice or the ROCm
                 device libraries) linked into ``module`` before optimisation.
                 A link module brings in only the definitions the module needs,
@@ -360,7 +364,7 @@ class Plugin:
         request = _args.Request.make(units[0], target, flags, output=output, link=link, cache=None,
                                      timeout=timeout, isolation=self._isolation)
         _args.choice(output, "output", _args.TOGETHER_OUTPUTS)
-        count = _args._parts(threads)  # noqa: SLF001 - the package's own helper
+        count = _args.count(threads, "threads")
         timings = _timings.check(timings)
         watch = _progress.check(progress)
         if request.target:
@@ -375,7 +379,7 @@ class Plugin:
             if timings is not None:
                 timings._fill(timed[0] if timed else "{}")  # noqa: SLF001 - the package's own
         for message in messages:
-            warnings.warn(message, errors.LLVMPlugWarning, stacklevel=2)
+            errors.warn(message)
         return list(data)
 
     def _run(self, request: _args.Request, missed: str | None = None, timings: Timings | None = None,
@@ -401,7 +405,7 @@ class Plugin:
             finally:
                 _progress.finish(watch)
             for message in messages:
-                warnings.warn(message, errors.LLVMPlugWarning, stacklevel=5)
+                errors.warn(message)
             return data if request.parts else data[0]  # the cache stores one output as plain bytes
 
         try:
@@ -436,8 +440,8 @@ class Plugin:
         if unknown:
             named = " or ".join(part if len(part) <= 80 else part[:76] + "...'" for part in unknown)
             shown = triple if len(triple) <= 80 else triple[:77] + "..."
-            warnings.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
-                          "(a typo?)", errors.LLVMPlugWarning, stacklevel=4)
+            errors.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
+                        "(a typo?)")
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, build id, host triple/CPU/features, targets and limits."""
@@ -480,9 +484,10 @@ class Plugin:
 
         Each is a dict: name, kinds (``"function pass"``, ``"module analysis"``...),
         analysis (named ``require<name>`` in a pipeline), syntax (its parameters as
-        LLVM spells them), parameters (name, value, class, reason each), class and
-        reason. Under ``options="safe"`` a pipeline may name only passes and
-        parameters of class ``"value"``.
+        LLVM spells them), parameters (name, value, class, reason each, and for a
+        number the range accepted, ``[min, max]``, and of its indices, or None),
+        class and reason. Under ``options="safe"`` a pipeline may name only
+        passes and parameters of class ``"value"``, with numbers in range.
 
         Args:
             pattern: a glob over pass names (``"loop-*"``); ``None`` lists all.

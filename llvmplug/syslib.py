@@ -54,6 +54,17 @@ def system_library_ir(functions: Sequence[str], prefix: str = "llvmplug_syslib")
             raise ArgumentTypeError(f"function names are str, not {type(name).__name__}: {name!r}")
         if not name or "\0" in name:
             raise ArgumentError(f"invalid function name {name!r} (empty or with a NUL)")
+        try:
+            name.encode()
+        except UnicodeEncodeError:
+            raise ArgumentError(f"invalid function name {name!r}: not encodable as UTF-8 "
+                                "(a lone surrogate)") from None
+        # LLVM reserves "llvm." for intrinsics, which have no address; its IR
+        # parser frees one it renames while the table still points at it
+        # (old llvmplug: a SIGSEGV for llvm.x86.sse2.pmulu.dq).
+        if name.startswith("llvm."):
+            raise ArgumentError(f"invalid function name {name!r}: names starting with 'llvm.' are "
+                                "LLVM's intrinsics, which have no address")
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise ArgumentError(f"function names given twice: {', '.join(duplicates)}")
@@ -68,12 +79,14 @@ def system_library_ir(functions: Sequence[str], prefix: str = "llvmplug_syslib")
     count = len(names) + 1  # the NULL sentinel ends the table
     lines = ["; a system library made by llvmplug.system_library"]
     entries = []
+    # The name strings are unnamed globals (@0, @1, ...), which no function
+    # name can collide with (a function named ".name.0" once could).
     for index, name in enumerate(names):
         literal, size = _c_string(name)
-        lines.append(f"@.name.{index} = private unnamed_addr constant [{size} x i8] {literal}")
+        lines.append(f"@{index} = private unnamed_addr constant [{size} x i8] {literal}")
         # The real signature does not matter: only the address is taken.
         lines.append(f"declare void {_llvm_name(name)}()")
-        entries.append(f"{{ ptr, ptr }} {{ ptr @.name.{index}, ptr {_llvm_name(name)} }}")
+        entries.append(f"{{ ptr, ptr }} {{ ptr @{index}, ptr {_llvm_name(name)} }}")
     entries.append("{ ptr, ptr } zeroinitializer")
     table = f"@{prefix}_table"
     lines.append(f"{table} = constant [{count} x {{ ptr, ptr }}] [{', '.join(entries)}]")

@@ -130,6 +130,83 @@ def test_a_valid_entry_of_another_key_under_this_name_is_a_miss(tmp_path):
     assert llvmplug.Cache(tmp_path).get("other") == b"theirs"
 
 
+# -- a directory others can write to -------------------------------------------
+
+POSIX = pytest.mark.skipif(os.name == "nt", reason="POSIX owners and modes")
+ROOT = pytest.mark.skipif(os.name == "nt" or os.geteuid() != 0, reason="gives files to another user (needs root)")
+NOBODY = 65534
+
+
+def _plant(directory: Path, key: str, value: bytes) -> None:
+    """What someone who can write to ``directory`` does: a valid entry of their choosing."""
+    llvmplug.Cache(directory).put(key, value)
+
+
+@POSIX
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o1777, 0o722], ids=oct)
+def test_a_directory_others_can_write_to_is_refused(tmp_path, mode):
+    # Old: accepted silently, and the planted entry was returned as compiled code.
+    shared = tmp_path / "shared"
+    _plant(shared, "key", b"planted")
+    shared.chmod(mode)
+    with pytest.raises(llvmplug.ArgumentError, match="writable by .*others could plant"):
+        llvmplug.Cache(shared)
+
+
+@POSIX
+def test_a_directory_under_a_writable_parent_is_refused_unless_the_parent_is_sticky(tmp_path):
+    parent = tmp_path / "parent"
+    parent.mkdir()
+    parent.chmod(0o777)  # others could rename our directory away and put theirs in its place
+    with pytest.raises(llvmplug.ArgumentError, match="above it is writable by .* without the sticky bit"):
+        llvmplug.Cache(parent / "cache")
+    parent.chmod(0o1777)  # as /tmp: what we make in it stays ours
+    cache = llvmplug.Cache(parent / "cache")
+    cache.put("key", b"value")
+    assert llvmplug.Cache(parent / "cache").get("key") == b"value"
+
+
+@POSIX
+def test_missing_directories_are_made_private(tmp_path):
+    old = os.umask(0o002)  # a group-writable default, as on many desktops
+    try:
+        cache = llvmplug.Cache(tmp_path / "a" / "b" / "cache")
+        cache.put("key", b"value")
+    finally:
+        os.umask(old)
+    for path in (tmp_path / "a", tmp_path / "a" / "b", tmp_path / "a" / "b" / "cache",
+                 entries(tmp_path / "a" / "b" / "cache")[0].parent):
+        assert path.stat().st_mode & 0o777 == 0o700, path
+
+
+@ROOT
+def test_a_directory_of_another_user_is_refused(tmp_path):
+    theirs = tmp_path / "theirs"
+    _plant(theirs, "key", b"planted")
+    os.chown(theirs, NOBODY, NOBODY)
+    with pytest.raises(llvmplug.ArgumentError, match=f"belongs to user id {NOBODY}"):
+        llvmplug.Cache(theirs)
+    above = tmp_path / "above"
+    above.mkdir()
+    os.chown(above, NOBODY, NOBODY)
+    with pytest.raises(llvmplug.ArgumentError, match=f"above it belongs to user id {NOBODY}"):
+        llvmplug.Cache(above / "cache")
+
+
+@ROOT
+def test_entries_and_shards_of_another_user_are_not_trusted(tmp_path):
+    # Planted while the directory was open to others, then the directory made private.
+    _plant(tmp_path, "key", b"planted")
+    (path,) = entries(tmp_path)
+    os.chown(path, NOBODY, NOBODY)
+    cache = llvmplug.Cache(tmp_path)
+    assert cache.get("key") is None and not path.exists() and cache.stats.corrupt == 1
+    os.chown(path.parent, NOBODY, NOBODY)  # their shard: they could replace what we write there
+    with pytest.warns(llvmplug.LLVMPlugWarning, match="not private to this user"):
+        cache.put("key", b"ours")
+    assert entries(tmp_path) == [] and cache.get("key") == b"ours"  # the memory tier still answers
+
+
 def test_disk_size_stays_within_max_bytes(tmp_path):
     cache = llvmplug.Cache(tmp_path, max_bytes=20_000)
     for index in range(200):
@@ -309,7 +386,6 @@ ARGUMENT_CHANGES = {
     "module": ({}, {"module": OTHER_LIBRARY}),
     "module, one byte": ({}, {"module": LIBRARY + " "}),
     "target": ({}, {"target": "x86_64-unknown-linux-gnu"}),
-    "target None vs empty": ({}, {"target": ""}),
     "target, another": ({"target": "x86_64-unknown-linux-gnu"}, {"target": "i686-unknown-linux-gnu"}),
     "flags": ({}, {"flags": "-O3"}),
     "flags, order": ({"flags": "-O2 -mcpu=znver3"}, {"flags": "-mcpu=znver3 -O2"}),
@@ -675,6 +751,30 @@ def test_split_outputs_round_trip_through_the_cache(default):
     first = cache_module.cached(cache, default, lambda: parts, LIBRARY, None, (), "obj", parts=3)
     second = cache_module.cached(cache, default, lambda: pytest.fail("not a hit"), LIBRARY, None, (), "obj", parts=3)
     assert first == second == parts
+
+
+BAD_PARTS = {
+    "truncated sizes": cache_module._PARTS_MAGIC + b"\x03\0\0\0" + bytes(8),
+    "no count": cache_module._PARTS_MAGIC,
+    "a huge count": cache_module._PARTS_MAGIC + b"\xff\xff\xff\xff" + bytes(64),
+    "sizes past the end": cache_module._encode_parts([b"a", b"b"])[:-1],
+    "bytes after the parts": cache_module._encode_parts([b"a", b"b"]) + b"c",
+    "not a parts record": b"\x7fELF an object, not parts",
+}
+
+
+@pytest.mark.parametrize("bad", BAD_PARTS, ids=list(BAD_PARTS))
+def test_a_damaged_parts_entry_is_compiled_again(default, tmp_path, bad):
+    # Old: struct.error for the first three, the raw bytes (not a list) for the last.
+    cache = llvmplug.Cache(tmp_path)
+    parts = [b"first object", b"", b"third"]
+    request = _args.Request.make(LIBRARY, None, (), output="obj", split=True, parts=3)
+    key = cache_module._key(request, *cache_module._options_state(default),
+                            cache_module._identity(cache_module._build_of(default), default, False))
+    cache.put(key, BAD_PARTS[bad])
+    assert cache_module.cached(cache, default, lambda: parts, LIBRARY, None, (), "obj", parts=3) == parts
+    assert cache_module.cached(cache, default, lambda: pytest.fail("not a hit"), LIBRARY, None, (), "obj",
+                               parts=3) == parts  # replaced by the good record
 
 
 def test_the_cache_benchmark_runs_and_reports_every_row(tmp_path):

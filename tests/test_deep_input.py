@@ -12,6 +12,8 @@ tests/data/deep-metadata-12000.bc: a chain of 12,000 metadata nodes
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import llvmplug
@@ -45,7 +47,41 @@ def named_type_chain(depth: int) -> str:
     return "\n".join(lines) + f"\n@p = global %t{depth - 1} zeroinitializer\n"
 
 
-SHAPES = [nested_geps, nested_geps_in_code, nested_structs, metadata_chain, named_type_chain]
+def metadata_in_a_debug_record(depth: int) -> str:
+    """A chain of pointer types reached only through a #dbg_value record's variable.
+
+    `depth` levels: the variable, depth - 3 pointer types, the basic type and
+    its name. Old llvmplug: no limit (its walk skipped debug records), and
+    200,000 levels crashed the code generator (DwarfUnit recursing over the
+    types: SIGSEGV). The chain is written leaf first: LLVM's IR parser
+    itself recurses resolving a long chain of forward references.
+    """
+    lines = [
+        "define i32 @f(i32 %x) !dbg !3 {",
+        "  #dbg_value(i32 %x, !5, !DIExpression(), !6)",
+        "  ret i32 %x, !dbg !6",
+        "}",
+        "!llvm.dbg.cu = !{!0}",
+        "!llvm.module.flags = !{!2}",
+        '!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "t", isOptimized: false, '
+        "runtimeVersion: 0, emissionKind: FullDebug)",
+        '!1 = !DIFile(filename: "a.c", directory: "/tmp")',
+        '!2 = !{i32 2, !"Debug Info Version", i32 3}',
+        '!3 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !4, unit: !0, '
+        "spFlags: DISPFlagDefinition)",
+        "!4 = !DISubroutineType(types: !{null})",
+        '!5 = !DILocalVariable(name: "x", scope: !3, file: !1, line: 1, type: !10)',
+        "!6 = !DILocation(line: 1, scope: !3)",
+    ]
+    pointers = depth - 3
+    lines.append(f'!{10 + pointers} = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)')
+    lines += [f"!{10 + i} = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !{11 + i}, size: 64)"
+              for i in reversed(range(pointers))]
+    return "\n".join(lines) + "\n"
+
+
+SHAPES = [nested_geps, nested_geps_in_code, nested_structs, metadata_chain, named_type_chain,
+          metadata_in_a_debug_record]
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +114,22 @@ def test_far_above_the_limit_leaves_the_host_alive(plugin, arith_ir):
         plugin.compile(deep)
     assert not plugin.poisoned  # refused before LLVM ran: nothing to recover
     assert plugin.compile(arith_ir).startswith(b"\x7fELF")
+
+
+def test_metadata_far_above_the_limit_in_a_debug_record_leaves_the_host_alive(tmp_path):
+    # Old: the nesting limit never saw it, and the code generator crashed (SIGSEGV).
+    module = tmp_path / "deep.ll"
+    module.write_text(metadata_in_a_debug_record(200_000))
+    code = f"""
+import llvmplug
+try:
+    llvmplug.compile(open({str(module)!r}).read())
+except llvmplug.LimitError as error:
+    print(error)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"the child died ({done.returncode})"
+    assert "nests metadata more than" in done.stdout
 
 
 def test_deep_bitcode_is_checked_after_parsing(plugin, arith_ir):

@@ -68,3 +68,21 @@ def test_every_claim_renders_from_the_report():
 def test_an_unknown_marker_is_an_error():
     with pytest.raises(KeyError, match="nosuch"):
         claims.render("<!-- bench:nosuch -->1 ms<!-- /bench -->", REPORT)
+
+
+def test_no_figures_typed_into_docstrings():
+    """help() shows the public docstrings (llvmplug.Plugin's...): a measured figure there goes stale as README's would."""
+    import ast
+
+    typed = []
+    for source in sorted((ROOT / "llvmplug").glob("*.py")):
+        public = [node for node in ast.parse(source.read_text()).body
+                  if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and not node.name.startswith("_")]
+        public += [member for node in public if isinstance(node, ast.ClassDef) for member in node.body
+                   if isinstance(member, ast.FunctionDef) and not member.name.startswith("_")]
+        if not source.name.startswith("_") or source.name == "__init__.py":
+            public.append(ast.parse(source.read_text()))
+        for node in public:
+            doc = ast.get_docstring(node) or ""
+            typed += [(source.name, figure) for figure in FIGURE.findall(doc) if figure not in STATED]
+    assert not typed, f"figures typed into docstrings (cite the README or docs/benchmarks.json instead): {typed}"

@@ -29,3 +29,18 @@ def test_run_with_orcjit_runs():
     assert "add_one(41) = 42" in result.stdout
     assert "scale(arange(8), 0.5) = [0.  0.5 1.  1.5 2.  2.5 3.  3.5]" in result.stdout
     assert "raised TypeError: scale(x, factor) takes a contiguous 1-D float32 tensor" in result.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the demonstration runs on Linux only")
+def test_why_hidden_symbols_checks_it_can_build_before_it_says_so():
+    result = subprocess.run([sys.executable, str(EXAMPLES / "why_hidden_symbols.py"), "--sdk", "/nonexistent"],
+                            capture_output=True, text=True, timeout=120, cwd=tempfile.gettempdir())
+    assert result.returncode == 1
+    assert "building" not in result.stdout
+    assert "/nonexistent is no LLVM SDK" in result.stderr
+
+
+def test_gpu_and_host_uses_llvmplugs_libdevice():
+    """The example shows the API (llvmplug.libdevice()), not a finder of its own to keep in step with it."""
+    source = (EXAMPLES / "gpu_and_host.py").read_text()
+    assert "llvmplug.libdevice()" in source and "libdevice.10.bc" not in source

@@ -98,7 +98,7 @@ def test_link_to_a_module_without_a_triple_takes_the_module_target():
 # -- bad link inputs -------------------------------------------------------------
 
 @pytest.mark.parametrize("bad, message", [
-    ("define i32 @helper(i32 %x) {\n  ret i64 %x\n}\n", "link module 1: .*"),
+    ("define i32 @helper(i32 %x) {\n  ret i64 %x\n}\n", r"(?s)^link module 1:2:11: (?!.*link module)"),  # named once
     (b"BC\xc0\xde\x00\x00garbage", "link module 1: invalid bitcode"),
     ("this is not IR", "link module 1"),
 ])
@@ -279,3 +279,38 @@ def test_a_link_module_that_would_bring_in_more_than_definitions_is_a_link_error
     """Today's main links these in whether or not anything uses them (the ctor runs, @keep stays external)."""
     with pytest.raises(llvmplug.LinkError, match=f"link module 1: it has {what}"):
         llvmplug.compile(MAIN, link=[LIBRARY + extra])
+
+
+# A link module's function whose only reference to @g is in debug info reached
+# through a #dbg_value record: its variable's type names @g as a template
+# value parameter, which DWARF writes as g's address.
+REFERS_THROUGH_A_RECORD = """
+define i32 @f() !dbg !3 {
+  #dbg_value(i32 0, !5, !DIExpression(), !6)
+  ret i32 0, !dbg !6
+}
+define i32 @g() {
+  ret i32 7
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus, file: !1, producer: "t", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "a.cc", directory: "/tmp")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!3 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !4, unit: !0, spFlags: DISPFlagDefinition)
+!4 = !DISubroutineType(types: !{null})
+!5 = !DILocalVariable(name: "v", scope: !3, file: !1, line: 1, type: !7)
+!6 = !DILocation(line: 1, scope: !3)
+!7 = !DICompositeType(tag: DW_TAG_structure_type, name: "S<g>", file: !1, size: 8, elements: !{}, templateParams: !{!8}, identifier: "_ZTS1SIXadL_Z1gvEEE")
+!8 = !DITemplateValueParameter(name: "F", type: !9, value: ptr @g)
+!9 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !4, size: 64)
+"""
+CALLS_F = "declare i32 @f()\ndefine i32 @entry() {\n  %r = call i32 @f()\n  ret i32 %r\n}\n"
+
+
+def test_what_a_debug_record_refers_to_is_linked():
+    # Old: linking's walk read only a record's location, so the bitcode
+    # module's @g was dropped and the object referred to g undefined.
+    library = llvmplug.compile(REFERS_THROUGH_A_RECORD, flags="-passes=", output="bc")
+    obj = llvmplug.compile(CALLS_F, flags="-O0", link=[library])
+    assert symbols(obj) == ({"entry"}, set())

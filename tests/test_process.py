@@ -366,6 +366,40 @@ def test_replies_of_the_wrong_shape_are_refused():
         _protocol.check_reply("info", (), ("ok", ["a list"], [], False))
 
 
+def test_the_environment_is_measured_in_bytes_as_execve_counts_them():
+    # Old: characters were counted, so non-ASCII values (up to 4 bytes each)
+    # passed the bound at up to four times its size.
+    from llvmplug import _backend_process as backend
+
+    wide = {f"WIDE_{i}": "\U0001F600" * 4000 for i in range(140)}  # 16,000 bytes each, 4,000 characters
+    with pytest.warns(llvmplug.LLVMPlugWarning):
+        kept = backend.child_environment(wide)
+    assert 0 < len(kept) < len(wide)
+    assert sum(len(os.fsencode(n)) + len(os.fsencode(v)) + 2 for n, v in kept.items()) <= backend._MAX_ENVIRONMENT
+    one = {"ONE": "\u20ac" * (backend._MAX_VARIABLE // 2)}  # under the bound in characters, over it in bytes
+    with pytest.warns(llvmplug.LLVMPlugWarning, match="ONE"):
+        assert backend.child_environment(one) == {}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's execve limits")
+def test_child_starts_with_a_non_ascii_environment_under_a_small_stack(arith_ir):
+    # Under a 4 MiB stack limit execve takes 1 MiB of strings; the old
+    # filter kept 512 Ki characters of 4-byte ones (2 MiB): E2BIG, and no
+    # process Plugin could start.
+    code = f"""
+import os, resource, warnings, llvmplug
+resource.setrlimit(resource.RLIMIT_STACK, (4 << 20, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+for i in range(130):
+    os.environ[f"LLVMPLUG_TEST_WIDE_{{i}}"] = "\\U0001F600" * 4000
+warnings.simplefilter("ignore")
+with llvmplug.Plugin(isolation="process") as plugin:
+    assert plugin.compile({arith_ir!r}) == llvmplug.compile({arith_ir!r})
+print("started")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "started\n", done.stderr[-2000:]
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the child's environment in /proc")
 def test_child_starts_whatever_the_environment_holds(monkeypatch, arith_ir):
     # One variable over Linux's 128 KiB per-string limit, and many that fit

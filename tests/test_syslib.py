@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+import sys
 
 import pytest
 from elftools.elf.elffile import ELFFile
@@ -93,6 +94,31 @@ def test_bare_metal_link_with_lld(tmp_path):
 def test_bad_function_lists_are_typed_errors(functions, error):
     with pytest.raises(error):
         llvmplug.system_library(functions)
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("llvm.x86.sse2.pmulu.dq", "'llvm.'"),  # old: SIGSEGV (the IR parser freed the renamed intrinsic)
+    ("llvm.memcpy.p0.p0.i64", "'llvm.'"),  # old: a VerifyError about intrinsic users
+    ("\udc80", "lone surrogate"),  # old: an untyped UnicodeEncodeError
+])
+def test_names_no_table_can_hold_are_argument_errors(name, shown):
+    code = f"""
+import llvmplug
+try:
+    llvmplug.system_library(["f", {name!r}])
+except llvmplug.ArgumentError as error:
+    print(error)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"the child died ({done.returncode}): {done.stderr[-2000:]}"
+    assert shown in done.stdout and repr(name) in done.stdout, done.stdout
+
+
+def test_names_like_the_tables_own_strings_are_kept_apart():
+    # Old: a function named ".name.0" redefined the table's first string (ParseError).
+    obj = llvmplug.system_library([".name.0", "0", "f"], "x86_64-unknown-linux-gnu")
+    symbols = _symbols(obj)[1]
+    assert {".name.0", "0", "f"} <= set(symbols)
 
 
 def test_bad_prefix_is_an_argument_error():
