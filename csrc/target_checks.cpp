@@ -62,15 +62,19 @@ std::string owners(unsigned number) {
 }
 
 [[noreturn]] void refuseConvention(const Triple &triple, const ConventionRow *row, unsigned number,
-                                   const std::string &what) {
+                                   const std::string &what, bool call) {
   std::string backend = row ? row->backend : Triple::getArchTypeName(triple.getArch()).str();
   std::string owner = owners(number);
-  std::string why = !owner.empty() ? "which belongs to " + owner + ", not to " + backend
-                                   : "which LLVM's " + backend + " backend does not implement (measured: it "
-                                     "stops with a fatal error or reads it as another convention)";
+  if (!owner.empty() && !StringRef(owner).contains(backend))
+    throw Failure(LLVMPLUG_ERROR_TARGET,
+                  what + " the calling convention " + conventionName(number) + ", which belongs to " + owner +
+                      ", not to " + backend + ": it cannot be compiled for '" + triple.str() +
+                      "' (compile the module for the target it was written for)");
   throw Failure(LLVMPLUG_ERROR_TARGET,
-                what + " the calling convention " + conventionName(number) + ", " + why + ": it cannot be "
-                "compiled for '" + triple.str() + "' (compile the module for the target it was written for)");
+                what + " the calling convention " + conventionName(number) + ", which LLVM's " + backend +
+                    " backend does not implement " + (call ? "in a call" : "in a definition") + " for '" +
+                    triple.str() + "' (measured: it stops with a fatal error, crashes or reads it as another "
+                    "convention); refused before code generation");
 }
 
 // "nvvm" for llvm.nvvm.read.ptx.sreg.tid.x when "nvvm" is some target's
@@ -240,7 +244,7 @@ void checkTargetSpecifics(const Module &module, const Triple &triple) {
     }
     if (!is_contained(allowed.define, function.getCallingConv()))
       refuseConvention(triple, row, function.getCallingConv(),
-                       "function '" + function.getName().str() + "' is defined with");
+                       "function '" + function.getName().str() + "' is defined with", /*call=*/false);
     for (const Instruction &instruction : instructions(function))
       if (const auto *call = dyn_cast<CallBase>(&instruction))
         if (!is_contained(allowed.call, call->getCallingConv())) {
@@ -248,7 +252,8 @@ void checkTargetSpecifics(const Module &module, const Triple &triple) {
           refuseConvention(triple, row, call->getCallingConv(),
                            "function '" + function.getName().str() + "' calls " +
                                (callee ? "'" + callee->getName().str() + "'" : std::string("a function")) +
-                               " with");
+                               " with",
+                           /*call=*/true);
         }
   }
 }

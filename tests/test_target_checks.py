@@ -107,6 +107,20 @@ def test_a_convention_a_backend_does_not_implement_is_refused_before_codegen():
         assert not plugin.poisoned
 
 
+def test_a_convention_of_the_backends_own_that_it_cannot_call_is_refused():
+    """X86 stops with `LLVM ERROR: X86 interrupts may not be called directly` (a FatalError)."""
+    module = ("declare x86_intrcc void @handler(ptr byval(i8))\n"
+              "define void @g(ptr %frame) {\n  call x86_intrcc void @handler(ptr byval(i8) %frame)\n  ret void\n}\n")
+    with llvmplug.Plugin(private=True) as plugin:
+        with pytest.raises(llvmplug.TargetError,
+                           match=r"'g' calls 'handler' with the calling convention x86_intrcc, which LLVM's X86 "
+                                 r"backend does not implement in a call"):
+            plugin.compile(module, "x86_64-linux-gnu")
+        assert not plugin.poisoned
+        handler = "define x86_intrcc void @handler(ptr byval(i8) %frame) {\n  ret void\n}\n"
+        assert plugin.compile(handler, "x86_64-linux-gnu")  # defining one is what it is for
+
+
 @needs("AArch64")
 def test_a_call_with_a_foreign_convention_names_caller_and_callee():
     module = ("declare x86_vectorcallcc void @v()\n"
