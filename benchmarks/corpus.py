@@ -128,12 +128,13 @@ exit:
 
 EMPTY = Module("empty", "; a module with nothing in it\n")
 
-# Another target's intrinsic: x86 instruction selection reports it through
-# report_fatal_error, the path that poisons and reloads a Plugin.
+# An AVX2 intrinsic for baseline x86-64: x86 instruction selection reports
+# it through report_fatal_error, the path that poisons and reloads a Plugin.
 FATAL_IR = """
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-define i32 @tid() {
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  ret i32 %t
+declare <8 x i32> @llvm.x86.avx2.pmadd.wd(<16 x i16>, <16 x i16>)
+
+define <8 x i32> @pmadd(<16 x i16> %a, <16 x i16> %b) {
+  %r = call <8 x i32> @llvm.x86.avx2.pmadd.wd(<16 x i16> %a, <16 x i16> %b)
+  ret <8 x i32> %r
 }
 """

@@ -12,6 +12,7 @@
 #include "runtime.h"
 #include "stack.h"
 #include "targets.h"
+#include "timings.h"
 
 #include <exception>
 #include <new>
@@ -26,6 +27,8 @@ struct llvmplug_result {
   llvmplug_status status = LLVMPLUG_OK;
   std::vector<std::string> parts;
   std::string message;
+  llvmplug::Timings timings; // a compile's stages (timings.h)
+  std::string timingsText;   // formatted on first ask
 };
 
 namespace {
@@ -81,7 +84,9 @@ const char *llvmplug_build_id(void) { return buildId(); }
 llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_count,
                                  const char *target, const char *flags, unsigned parts,
                                  llvmplug_result **out) {
+  std::uint64_t caller = callerThreadId(); // before the body may move to another thread
   return guarded(out, [&](llvmplug_result &result) {
+    result.timings.begin("compile", caller);
     if (!modules || module_count == 0)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "no module given (modules is NULL or module_count is 0)");
     for (size_t i = 0; i < module_count; ++i) {
@@ -97,7 +102,7 @@ llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_c
     // per-call options.
     Compiled compiled = compileModule(
         llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
-        text(target), text(flags), links, parts);
+        text(target), text(flags), links, parts, result.timings);
     result.parts = std::move(compiled.parts);
     result.message = std::move(compiled.warnings);
   });
@@ -107,7 +112,9 @@ llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules, size_t 
                                          const llvmplug_buffer *links, size_t link_count,
                                          const char *target, const char *flags, unsigned threads,
                                          llvmplug_result **out) {
+  std::uint64_t caller = callerThreadId();
   return guarded(out, [&](llvmplug_result &result) {
+    result.timings.begin("compile_modules", caller);
     if (!modules || module_count == 0)
       throw Failure(LLVMPLUG_ERROR_ARGUMENT, "no module given (modules is NULL or module_count is 0)");
     if (!links && link_count)
@@ -121,7 +128,7 @@ llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules, size_t 
                         std::string(kind) + " " + std::to_string(i) + " is NULL or empty");
         into->emplace_back(static_cast<const char *>(buffers[i].data), buffers[i].size);
       }
-    Compiled compiled = compileModules(inputs, linked, text(target), text(flags), threads);
+    Compiled compiled = compileModules(inputs, linked, text(target), text(flags), threads, result.timings);
     result.parts = std::move(compiled.parts);
     result.message = std::move(compiled.warnings);
   });
@@ -185,6 +192,14 @@ llvmplug_status llvmplug_list_passes(const char *pattern, llvmplug_result **out)
   });
 }
 
+llvmplug_status llvmplug_progress(llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &result) {
+    // No runtime lock: it must answer while a compile holds it, and reads
+    // only the registry of calls in progress (timings.h).
+    result.parts.push_back(runningCalls());
+  });
+}
+
 llvmplug_status llvmplug_shutdown(void) {
   try {
     ExclusiveLock hold(runtimeLock());
@@ -215,6 +230,20 @@ size_t llvmplug_result_size(const llvmplug_result *r) { return llvmplug_result_p
 
 const char *llvmplug_result_message(const llvmplug_result *r) {
   return r ? r->message.c_str() : "";
+}
+
+const char *llvmplug_result_timings(const llvmplug_result *r) {
+  if (!r)
+    return "{}";
+  auto *result = const_cast<llvmplug_result *>(r); // the text is made once, on first ask
+  if (result->timingsText.empty()) {
+    try {
+      result->timingsText = result->timings.json();
+    } catch (...) {
+      return "{}"; // out of memory: no timings rather than no answer
+    }
+  }
+  return result->timingsText.c_str();
 }
 
 void llvmplug_result_free(llvmplug_result *r) { delete r; }

@@ -13,8 +13,10 @@
 #include "parse.h"
 #include "runtime.h"
 #include "split.h"
+#include "target_checks.h"
 #include "targets.h"
 #include "thin.h"
+#include "timings.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/AsmParser/Parser.h"
@@ -99,9 +101,10 @@ Request parseRequest(StringRef target, StringRef flags) {
         throw Failure(LLVMPLUG_ERROR_OPTION,
                       "unknown -filetype '" + value + "' (use obj, asm, bc or ll)");
     } else if (auto triple = takeFlag(tokens, i, "mtriple", FlagKind::Value)) {
-      if (!request.triple.empty() && request.triple != *triple)
-        throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + *triple +
-                                                 " conflicts with target '" + request.triple + "'");
+      // One rule for every way of naming the target (see chooseTarget for -march).
+      if (!request.triple.empty() && Triple::normalize(request.triple) != Triple::normalize(*triple))
+        throw Failure(LLVMPLUG_ERROR_OPTION, "-mtriple=" + *triple + " conflicts with target '" +
+                                                 request.triple + "'; name the target once");
       request.triple = *triple;
     } else if (takeLlcFlag(tokens, i, request.llc)) {
     } else {
@@ -251,12 +254,24 @@ struct Prepared {
   TargetChoice choice;
   std::unique_ptr<TargetMachine> machine;
   AsmRules asmRules;
+  std::string warnings; // what the module says about its target that does not fit (target_checks.h)
+};
+
+bool generatesCode(const Request &request) {
+  return request.output == Output::Object || request.output == Output::Assembly;
+}
+
+// Ends the last stage however the call ends: a failure keeps what ran.
+struct Finish {
+  Timings &timings;
+  ~Finish() { timings.finish(); }
 };
 
 // With the runtime lock held as compileModule chose it; `alone` as there.
 // Throws RunAlone for a target that writes options when not alone.
 Prepared prepareModule(const OptionRegistry &options, const Request &request, StringRef bytes,
-                       ArrayRef<StringRef> links, LLVMContext &context, bool alone) {
+                       ArrayRef<StringRef> links, LLVMContext &context, bool alone, Timings &timings) {
+  timings.stage("parse");
   // As llc: the target (the request's triple, else the module's, else the
   // host's) is chosen, and its machine made, as soon as the parser has read
   // the module's triple, and the module is parsed with its data layout.
@@ -267,14 +282,20 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   std::optional<TargetChoice> choice;
   std::unique_ptr<TargetMachine> machine;
   AsmRules asmRules;
+  std::string warnings;
   ParseOptions parsing;
-  auto target = [&](StringRef moduleTriple, StringRef) {
+  auto target = [&](StringRef moduleTriple, StringRef moduleLayout) {
     choice = chooseTarget(request.triple, moduleTriple, codegen::getMArch());
     if (!alone && targetWritesOptions(choice->triple))
       throw RunAlone{}; // before a target machine exists for it
     machine = createTargetMachine(choice->triple, choice->target, request);
+    DataLayout layout = machine->createDataLayout();
+    // llc replaces the module's triple and layout silently; say so, or
+    // refuse a layout the IR cannot mean on this target.
+    warnings += overriddenTriple(moduleTriple, choice->triple);
+    warnings += checkDataLayout(moduleLayout, moduleTriple, choice->triple, layout);
     asmRules = asmRulesFor(options.policy(), *machine);
-    return TargetFacts{machine->createDataLayout().getStringRepresentation(), asmRules};
+    return TargetFacts{layout.getStringRepresentation(), asmRules};
   };
   parsing.target = target;
   std::unique_ptr<Module> module = parseModule(bytes, context, parsing);
@@ -289,16 +310,27 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   module->setDataLayout(machine->createDataLayout());
   // Before optimisation, so that what is linked in is optimised with the
   // module (and what it does not reference is never compiled).
+  if (!links.empty())
+    timings.stage("link");
   linkModules(*module, links, context, asmRules);
+  timings.stage("check");
   checkFunctionTargets(*module, choice->triple, *choice->target);
+  if (generatesCode(request)) {
+    // Before any code is generated (and after linking: a link module may
+    // bring another target's intrinsics), where a backend would otherwise
+    // stop with a fatal error or quietly compile something else.
+    checkTargetSpecifics(*module, choice->triple);
+    warnings += gpuCpuMismatch(*module, *machine, codegen::getCPUStr()); // before -mcpu fills the attributes
+  }
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),
                                  codegen::getTuneCPUStr());
-  return Prepared{std::move(module), *choice, std::move(machine), asmRules};
+  return Prepared{std::move(module), *choice, std::move(machine), asmRules, std::move(warnings)};
 }
 
 // applied: the per-call options are in force already (OptionGroups).
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
-                        ArrayRef<StringRef> links, unsigned parts, bool alone, bool applied = false) {
+                        ArrayRef<StringRef> links, unsigned parts, bool alone, Timings &timings,
+                        bool applied = false) {
   bool split = parts > 1;
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
@@ -311,7 +343,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // Respect the -pass-remarks* filters: otherwise every remark LLVM can
   // produce (e.g. asm-printer's instruction counts) reaches the handler.
   context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  Prepared prepared = prepareModule(options, request, bytes, links, context, alone);
+  Prepared prepared = prepareModule(options, request, bytes, links, context, alone, timings);
+  diagnostics.warnings.insert(0, prepared.warnings); // first: they say what the rest is about
   std::unique_ptr<Module> &module = prepared.module;
   std::unique_ptr<TargetMachine> &machine = prepared.machine;
   const Triple &triple = prepared.choice.triple;
@@ -322,8 +355,10 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     // way: summaries and cross-part importing keep inlining across parts
     // (thin.h). The parts are unoptimised here; each part's asm is checked
     // again once optimised (inlining and unrolling copy inline asm).
+    timings.stage("split");
     std::vector<std::string> bitcode = splitToBitcode(*module, parts);
     ThinSettings thin = thinSettings(triple, request, unsigned(bitcode.size()));
+    thin.timings = &timings;
     // The guards only read the machine's configuration: safe from every part's thread.
     thin.beforeCodegen = [&](const Module &part) {
       checkModuleAsm(part, asmRules);
@@ -334,21 +369,28 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   }
   // With -passes the given pipeline runs over the whole module before it is
   // split; only code generation is parallel.
+  timings.stage("optimise");
   optimise(*module, *machine, request);
   checkModuleAsm(*module, asmRules); // inlining and unrolling copy inline asm
   if (request.output == Output::Object || request.output == Output::Assembly) {
     refuseKnownBackendCrashes(*module, *machine, request.output == Output::Object);
     diagnostics.warnings += undefinedGpuFunctions(*module, triple);
   }
-  if (!split)
+  if (!split) {
+    timings.stage(generatesCode(request) ? "codegen" : "write");
     return Compiled{{emit(*module, *machine, request)}, std::move(diagnostics.warnings)};
+  }
 
   // Each part in a context of its own with its own machine (split.h): the
   // whole module's machine has seen that module (its subtargets, its
   // module-chosen code model), so no part inherits it.
+  timings.stage("split");
   std::vector<std::string> bitcode = splitToBitcode(*module, parts);
   std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
+  timings.parts(bitcode.size());
+  timings.stage("codegen");
   runInParallel(bitcode.size(), [&](size_t index) {
+    timings.partStage(index, "codegen");
     LLVMContext partContext;
     auto partHandler = std::make_unique<Diagnostics>();
     Diagnostics &partDiagnostics = *partHandler;
@@ -358,6 +400,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     applyModuleSettings(*partMachine, *part);
     outputs[index] = emit(*part, *partMachine, request);
     warnings[index] = std::move(partDiagnostics.warnings);
+    timings.partDone(index);
   });
   for (std::string &text : warnings)
     diagnostics.warnings += text;
@@ -427,7 +470,10 @@ Triple expectedTriple(const Request &request, const std::vector<Setting> &settin
 } // namespace
 
 Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, ArrayRef<StringRef> links,
-                       unsigned parts) {
+                       unsigned parts, Timings &timings) {
+  Running running(timings); // llvmplug_progress lists it until it returns
+  Finish finish{timings};
+  timings.stage("wait");
   Request request = parseRequest(target, flags);
   if (parts > 1 && request.output != Output::Object && request.output != Output::Assembly)
     throw Failure(LLVMPLUG_ERROR_ARGUMENT,
@@ -453,19 +499,23 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
         ~Leave() { groups.leave(); }
       } leave{groups};
       try {
-        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, /*applied=*/true);
+        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, timings, /*applied=*/true);
       } catch (const RunAlone &) {
         // The module named another target than it seemed to: run it again
         // alone (below). Only ever trades up: running alone is always correct.
       }
     }
   }
+  timings.stage("wait");
   ExclusiveLock exclusive(runtimeLock());
-  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true, /*applied=*/false);
+  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true, timings, /*applied=*/false);
 }
 
 Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, StringRef target,
-                        StringRef flags, unsigned threads) {
+                        StringRef flags, unsigned threads, Timings &timings) {
+  Running running(timings);
+  Finish finish{timings};
+  timings.stage("wait");
   Request request = parseRequest(target, flags);
   if (request.passes)
     throw Failure(LLVMPLUG_ERROR_OPTION,
@@ -490,7 +540,7 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
     auto handler = std::make_unique<Diagnostics>();
     Diagnostics &diagnostics = *handler;
     context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-    Prepared prepared = prepareModule(options, request, modules[index], links, context, /*alone=*/true);
+    Prepared prepared = prepareModule(options, request, modules[index], links, context, /*alone=*/true, timings);
     if (common && *common != prepared.choice.triple)
       throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" +
                                                prepared.choice.triple.str() + "', module 0 for '" +
@@ -499,9 +549,12 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
     asmRules = prepared.asmRules;
     machine = std::move(prepared.machine); // every module's is configured alike
     bitcode.push_back(toBitcode(*prepared.module));
+    if (!StringRef(warnings).contains(prepared.warnings)) // every module's override says the same
+      warnings += prepared.warnings;
     warnings += diagnostics.warnings;
   }
   ThinSettings thin = thinSettings(*common, request, std::max(threads, 1u));
+  thin.timings = &timings;
   thin.beforeCodegen = [&](const Module &module) {
     checkModuleAsm(module, *asmRules);
     if (request.output != Output::Bitcode)
@@ -515,7 +568,8 @@ Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, Str
   Request request = parseRequest("", flags);
   if (!request.llvmFlags.empty())
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "compileWithLockHeld takes no LLVM option");
-  return compileRequest(options, request, bytes, {}, 0, /*alone=*/true); // nothing else runs yet
+  Timings timings; // not reported
+  return compileRequest(options, request, bytes, {}, 0, /*alone=*/true, timings); // nothing else runs yet
 }
 
 } // namespace llvmplug

@@ -12,6 +12,7 @@
 namespace llvmplug {
 
 class OptionRegistry;
+class Timings;
 
 struct Compiled {
   // The object, assembly, bitcode or IR text; one per part when split.
@@ -22,15 +23,18 @@ struct Compiled {
 // See llvmplug_compile in llvmplug.h for the meaning of the arguments;
 // links are modules[1..] (see link.h). Takes the runtime lock itself: shared
 // without per-call options, else exclusive (runtime.h). Throws Failure.
-// Per-call options are restored before it returns.
+// Per-call options are restored before it returns. Its stages are recorded
+// in `timings` (begun by the caller), which is listed as running meanwhile
+// (timings.h); they stay recorded when it throws.
 Compiled compileModule(llvm::StringRef module, llvm::StringRef target, llvm::StringRef flags,
-                       llvm::ArrayRef<llvm::StringRef> links, unsigned parts);
+                       llvm::ArrayRef<llvm::StringRef> links, unsigned parts, Timings &timings);
 
 // Several modules (translation units) optimised and generated together,
 // ThinLTO's way (thin.h): one output per module. `links` are linked into
-// each. Takes the runtime lock exclusively. Throws Failure.
+// each. Takes the runtime lock exclusively. Throws Failure. Timed as
+// compileModule, one part per module.
 Compiled compileModules(llvm::ArrayRef<llvm::StringRef> modules, llvm::ArrayRef<llvm::StringRef> links,
-                        llvm::StringRef target, llvm::StringRef flags, unsigned threads);
+                        llvm::StringRef target, llvm::StringRef flags, unsigned threads, Timings &timings);
 
 // The same for one module with the runtime lock already held and `flags`
 // setting no LLVM option (for the runtime's own warm-up compile).

@@ -45,7 +45,7 @@
 
 /* Outside the cdef region: cffi reads only plain integer #defines. */
 #define LLVMPLUG_ABI_MAJOR 2
-#define LLVMPLUG_ABI_MINOR 1
+#define LLVMPLUG_ABI_MINOR 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,7 +56,7 @@ extern "C" {
 /* major << 16 | minor: LLVMPLUG_ABI_MAJOR and LLVMPLUG_ABI_MINOR above (a
  * static_assert in abi.cpp keeps the three in step). A loader states the
  * major it speaks and the least minor it needs, and refuses anything else. */
-#define LLVMPLUG_ABI_VERSION 0x00020001
+#define LLVMPLUG_ABI_VERSION 0x00020002
 
 typedef enum llvmplug_status {
   LLVMPLUG_OK = 0,
@@ -231,6 +231,17 @@ LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
 LLVMPLUG_API llvmplug_status llvmplug_list_passes(const char *pattern,
                                                   llvmplug_result **out);
 
+/* What this copy's compiles in progress are doing, for a progress display
+ * (since ABI 2.2): a JSON array with one object per llvmplug_compile or
+ * llvmplug_compile_modules call running: call ("compile" or
+ * "compile_modules"), thread (the native id of the thread that called it,
+ * as Python's threading.get_native_id gives it; 0 where the platform has
+ * none), stage (what it is doing now, as in llvmplug_result_timings),
+ * done and total (parts or modules finished and to make; 0 and 0 until the
+ * call works on several) and seconds (since the call began). Takes no lock
+ * a compile holds: it answers while they run, from any thread. */
+LLVMPLUG_API llvmplug_status llvmplug_progress(llvmplug_result **out);
+
 /* Tear LLVM down (llvm_shutdown and the C++ runtime's free-resources hook) so
  * that unloading the library leaves nothing behind. Call it only right before
  * unloading: every later call fails with LLVMPLUG_ERROR_SHUTDOWN. Waits for
@@ -252,6 +263,21 @@ LLVMPLUG_API const char *llvmplug_result_data(const llvmplug_result *r);
 LLVMPLUG_API size_t llvmplug_result_size(const llvmplug_result *r);
 LLVMPLUG_API const char *llvmplug_result_message(const llvmplug_result *r);
 LLVMPLUG_API void llvmplug_result_free(llvmplug_result *r);
+
+/* How long the llvmplug_compile or llvmplug_compile_modules call that made
+ * `r` spent in each stage (since ABI 2.2), successful or not: a JSON object
+ * with call, seconds (the whole call), stages (an array of {stage,
+ * seconds}, in the order they began; a stage entered again adds up) and
+ * parts (one {stages} per part or module worked on in parallel, else
+ * empty). Stages: "wait" (for the copy: compiles with other options, or
+ * one that runs alone), "parse" (parsing, verifying, choosing the target),
+ * "link", "check" (target checks), "optimise", "codegen" or "write"
+ * (bitcode or IR text), "split", "summarise", "import" (ThinLTO's thin
+ * link) and "optimise+codegen" (the parts in parallel). "{}" for any other
+ * result. Recorded by every compile at the cost of a few clock reads; made
+ * into text on first ask. Never NULL; valid until r is freed; not to be
+ * called for one result from two threads at once. */
+LLVMPLUG_API const char *llvmplug_result_timings(const llvmplug_result *r);
 
 /* ---- cdef end ---- */
 

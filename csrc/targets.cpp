@@ -4,6 +4,7 @@
 #include "habits.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -73,6 +74,20 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
     if (!march.empty())
       throw Failure(LLVMPLUG_ERROR_TARGET, "unknown -march '" + march.str() + "': " + error + " " + marchHabit(march));
     throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
+  }
+  if (!requested.empty() && !march.empty()) {
+    // A target named twice must be named alike, whatever the spelling (the
+    // call's target and -mtriple are compared in compiler.cpp): -march may
+    // repeat the requested triple's architecture, never replace it, or
+    // --target x86_64-linux-gnu -march=aarch64 would quietly give AArch64.
+    Triple asked(Triple::normalize(requested));
+    std::string ignored;
+    const Target *askedTarget = TargetRegistry::lookupTarget(asked, ignored);
+    if (triple.getArch() != asked.getArch() || target != askedTarget)
+      throw Failure(LLVMPLUG_ERROR_OPTION,
+                    "-march=" + march.str() + " conflicts with target '" + requested.str() + "': it selects the " +
+                        target->getName() + " backend and would compile for '" + triple.str() +
+                        "'; name the target once (a triple: target=, --target or -mtriple=)");
   }
   return {triple, target};
 }
@@ -213,6 +228,40 @@ void checkFunctionTargets(Module &module, const Triple &triple, const Target &ta
       fragment.Props.TargetFeatures = *features;
 }
 
+namespace {
+
+// A data layout as a frontend needs it: the string to write into the module
+// and what it says about pointers (address space 0) and byte order.
+json::Object describeLayout(StringRef text) {
+  Expected<DataLayout> layout = DataLayout::parse(text); // not the constructor: it aborts on a bad string
+  if (!layout)
+    throw Failure(LLVMPLUG_ERROR_INTERNAL, "LLVM's data layout \"" + text.str() + "\": " + toString(layout.takeError()));
+  return json::Object{{"data_layout", text.str()}, // owned: json::Value only borrows a StringRef
+                      {"pointer_bits", layout->getPointerSizeInBits(0)},
+                      {"endianness", layout->isBigEndian() ? "big" : "little"}};
+}
+
+// The flags that change a target's data layout, each with the ABI name
+// Triple::computeDataLayout reads: the layout of LLVM 23 follows the triple
+// and the ABI alone, never the CPU (computeDataLayout takes none).
+std::vector<std::pair<std::string, std::string>> layoutFlags(const Triple &triple) {
+  std::vector<std::string> abis;
+  if (triple.isARM() || triple.isThumb())
+    abis = {"apcs-gnu", "aapcs", "aapcs-linux", "aapcs16"};
+  else if (triple.isMIPS())
+    abis = {"o32", "n32", "n64"};
+  else if (triple.isRISCV())
+    abis = {triple.isRISCV64() ? "lp64e" : "ilp32e"};
+  std::vector<std::pair<std::string, std::string>> flags;
+  for (const std::string &abi : abis)
+    flags.emplace_back("-target-abi=" + abi, abi);
+  if (triple.getArch() == Triple::nvptx64)
+    flags.emplace_back("-nvptx-short-ptr", "shortptr");
+  return flags;
+}
+
+} // namespace
+
 std::string describeTarget(StringRef requested) {
   TargetChoice choice = chooseTarget(requested, "", "");
   std::unique_ptr<MCSubtargetInfo> info(
@@ -222,14 +271,28 @@ std::string describeTarget(StringRef requested) {
   json::Array cpus;
   for (const SubtargetSubTypeKV &cpu : info->getAllProcessorDescriptions())
     cpus.push_back(cpu.key());
+  // The triple's own layout (what a target machine without -target-abi
+  // uses), and the flags that give another.
+  std::string layout = choice.triple.computeDataLayout();
+  json::Array otherLayouts;
+  for (const auto &[flag, abi] : layoutFlags(choice.triple)) {
+    std::string other = choice.triple.computeDataLayout(abi);
+    if (other != layout) {
+      json::Object entry = describeLayout(other);
+      entry["flag"] = flag;
+      otherLayouts.push_back(std::move(entry));
+    }
+  }
   json::Array features;
   for (const SubtargetFeatureKV &feature : info->getAllProcessorFeatures())
     features.push_back(json::Object{{"name", feature.key()}, {"description", feature.desc()}});
-  json::Object result{{"triple", choice.triple.str()},
-                      {"target", choice.target->getName()},
-                      {"description", choice.target->getShortDescription()},
-                      {"cpus", std::move(cpus)},
-                      {"features", std::move(features)}};
+  json::Object result = describeLayout(layout);
+  result["triple"] = choice.triple.str();
+  result["target"] = choice.target->getName();
+  result["description"] = choice.target->getShortDescription();
+  result["cpus"] = std::move(cpus);
+  result["other_data_layouts"] = std::move(otherLayouts);
+  result["features"] = std::move(features);
   json::Array unknown;
   for (std::string &component : unknownComponents(requested))
     unknown.push_back(std::move(component));

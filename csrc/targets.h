@@ -38,7 +38,9 @@ struct TargetChoice {
 // -mtriple), else the module's, else the host's; then -march, if given,
 // picks the backend by name and overrides the triple's architecture (so a
 // module without a triple and -march=nvptx64 compiles for NVPTX). Throws
-// Failure(LLVMPLUG_ERROR_TARGET) for an unknown triple or -march.
+// Failure(LLVMPLUG_ERROR_TARGET) for an unknown triple or -march, and
+// Failure(LLVMPLUG_ERROR_OPTION) for a -march that names another
+// architecture or backend than a requested triple (it may repeat it).
 TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTriple,
                           llvm::StringRef march);
 

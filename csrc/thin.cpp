@@ -4,6 +4,7 @@
 #include "diagnostics.h"
 #include "failure.h"
 #include "split.h"
+#include "timings.h"
 
 #include "llvm/Analysis/ModuleSummaryAnalysis.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
@@ -55,6 +56,31 @@ private:
 };
 
 std::string moduleName(size_t index) { return "llvmplug-module-" + std::to_string(index); }
+
+// The index moduleName gave, or SIZE_MAX for a name it did not give.
+size_t moduleIndex(StringRef name) {
+  size_t index = 0;
+  if (!name.consume_front("llvmplug-module-") || name.getAsInteger(10, index))
+    return SIZE_MAX;
+  return index;
+}
+
+// Timings calls that do nothing without a Timings.
+struct Timer {
+  Timings *timings;
+  void stage(const char *name) const {
+    if (timings)
+      timings->stage(name);
+  }
+  void partStage(size_t index, const char *name) const {
+    if (timings)
+      timings->partStage(index, name);
+  }
+  void partDone(size_t index) const {
+    if (timings)
+      timings->partDone(index);
+  }
+};
 
 // Run job(0) .. job(count - 1) on at most `threads` big-stack threads.
 void runBounded(size_t count, unsigned threads, const std::function<void(size_t)> &job) {
@@ -122,9 +148,10 @@ class BigStackBackend : public lto::ThinBackendProc {
 public:
   BigStackBackend(const lto::Config &config, ModuleSummaryIndex &index,
                   const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
-                  ArrayRef<StringRef> libFuncs, unsigned threads)
+                  ArrayRef<StringRef> libFuncs, unsigned threads, Timer timer)
       : ThinBackendProc(config, index, defined, nullptr, false, heavyweight_hardware_concurrency(1)),
-        addStream_(std::move(addStream)), libFuncs_(libFuncs.begin(), libFuncs.end()), threads_(threads) {}
+        addStream_(std::move(addStream)), libFuncs_(libFuncs.begin(), libFuncs.end()), threads_(threads),
+        timer_(timer) {}
 
   Error start(unsigned task, BitcodeModule module, const FunctionImporter::ImportMapTy &imports,
               const FunctionImporter::ExportSetTy &, const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes> &,
@@ -132,6 +159,8 @@ public:
     const GVSummaryMapTy &defined = ModuleToDefinedGVSummaries.find(module.getModuleIdentifier())->second;
     // The import lists and maps live until LTO::run returns, after wait().
     jobs_.push_back([this, task, module, &imports, &defined, &moduleMap]() mutable {
+      size_t part = moduleIndex(module.getModuleIdentifier());
+      timer_.partStage(part, "optimise"); // PreCodeGenModuleHook starts its code generation
       lto::LTOLLVMContext context(Conf);
       Expected<std::unique_ptr<Module>> parsed = module.parseModule(context);
       if (!parsed)
@@ -140,11 +169,13 @@ public:
       if (Error error = lto::thinBackend(Conf, task, addStream_, **parsed, CombinedIndex, imports, defined,
                                          &moduleMap, /*CodeGenOnly=*/false, libFuncs))
         throw Failure(LLVMPLUG_ERROR_CODEGEN, "ThinLTO: " + toString(std::move(error)));
+      timer_.partDone(part);
     });
     return Error::success();
   }
 
   Error wait() override {
+    timer_.stage("optimise+codegen");
     runBounded(jobs_.size(), threads_, [&](size_t index) { jobs_[index](); });
     return Error::success();
   }
@@ -153,6 +184,7 @@ private:
   AddStreamFn addStream_;
   std::vector<std::string> libFuncs_;
   unsigned threads_;
+  Timer timer_;
   std::vector<std::function<void()>> jobs_;
 };
 
@@ -182,9 +214,17 @@ private:
 
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings) {
   Reports reports;
+  Timer timer{settings.timings};
+  if (settings.timings)
+    settings.timings->parts(modules.size());
+  timer.stage("summarise");
   std::vector<std::string> summarised(modules.size());
-  runBounded(modules.size(), settings.threads,
-             [&](size_t index) { summarised[index] = preLink(modules[index], index, settings, reports); });
+  runBounded(modules.size(), settings.threads, [&](size_t index) {
+    timer.partStage(index, "summarise");
+    summarised[index] = preLink(modules[index], index, settings, reports);
+    timer.partStage(index, nullptr); // not counting the wait for the others
+  });
+  timer.stage("import"); // symbol resolution and the thin link, serial
 
   lto::Config config;
   config.CPU = settings.cpu;
@@ -202,6 +242,8 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
 
   Outputs outputs(modules.size());
   config.PreCodeGenModuleHook = [&](unsigned, const Module &module) {
+    timer.partStage(moduleIndex(module.getModuleIdentifier()),
+                    settings.output == ThinSettings::Output::Bitcode ? "write" : "codegen");
     if (settings.beforeCodegen)
       settings.beforeCodegen(module);
     if (settings.output != ThinSettings::Output::Bitcode)
@@ -216,10 +258,11 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
 
   unsigned threads = settings.threads;
   lto::ThinBackend backend(
-      [threads](const lto::Config &config, ModuleSummaryIndex &index,
-                const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream, FileCache,
-                ArrayRef<StringRef> libFuncs) {
-        return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs, threads);
+      [threads, timer](const lto::Config &config, ModuleSummaryIndex &index,
+                       const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream, FileCache,
+                       ArrayRef<StringRef> libFuncs) {
+        return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs, threads,
+                                                 timer);
       },
       heavyweight_hardware_concurrency(threads));
   lto::LTO lto(std::move(config), std::move(backend));

@@ -31,6 +31,8 @@ class Module;
 
 namespace llvmplug {
 
+class Timings;
+
 struct ThinSettings {
   llvm::Triple triple;
   std::string cpu, features;
@@ -45,6 +47,9 @@ struct ThinSettings {
   // Called on each module once optimised, before its code is generated (on
   // the module's thread); may throw Failure to stop the compile.
   std::function<void(const llvm::Module &)> beforeCodegen;
+  // Where the stages are recorded (timings.h): the whole call's, and each
+  // module's as one part. May be null.
+  Timings *timings = nullptr;
 };
 
 struct ThinResult {

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
@@ -37,10 +37,13 @@ from .errors import (
 )
 from . import _args
 from . import cache as _cache
+from . import timings as _timings
 from ._args import Flags, Module
 from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
 from .cache import Cache, CacheStats, fingerprint
 from .plugin import Plugin
+from .progress import Progress, ProgressBar
+from .timings import Timings
 
 if TYPE_CHECKING:
     from .gpu import libdevice, libdevice_path
@@ -72,6 +75,9 @@ __all__ = [
     "ParseError",
     "Plugin",
     "Pool",
+    "Progress",
+    "ProgressBar",
+    "Timings",
     "PluginUnloadedError",
     "TargetError",
     "VerifyError",
@@ -129,6 +135,8 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     link: Sequence[Module] = (),
     timeout: float | None = None,
     cache: Cache | None = _PLUGIN_CACHE,
+    timings: Timings | None = None,
+    progress: bool | Callable[[Progress], None] | None = None,
 ) -> bytes:
     """Compile LLVM IR with the default Plugin. See :meth:`Plugin.compile`.
 
@@ -144,9 +152,13 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
                                      timeout=timeout)
         value, missed = _cache.lookup_unloaded(cache, request)
         if value is not None:
+            if _timings.check(timings) is not None:
+                timings._fill_cached()  # noqa: SLF001 - the package's own
             return value
-        return default_plugin()._run(request, missed=missed)[0]  # noqa: SLF001 - the package's own
-    return default_plugin().compile(module, target, flags, output=output, link=link, timeout=timeout, cache=cache)
+        return default_plugin()._run(request, missed=missed, timings=_timings.check(timings),  # noqa: SLF001
+                                     progress=progress)[0]
+    return default_plugin().compile(module, target, flags, output=output, link=link, timeout=timeout, cache=cache,
+                                    timings=timings, progress=progress)
 
 
 def compile_parts(
@@ -159,10 +171,12 @@ def compile_parts(
     link: Sequence[Module] = (),
     timeout: float | None = None,
     cache: Cache | None = _PLUGIN_CACHE,
+    timings: Timings | None = None,
+    progress: bool | Callable[[Progress], None] | None = None,
 ) -> list[bytes]:
     """Split code generation with the default Plugin. See :meth:`Plugin.compile_parts`."""
     return default_plugin().compile_parts(module, target, flags, parts=parts, output=output, link=link,
-                                          timeout=timeout, cache=cache)
+                                          timeout=timeout, cache=cache, timings=timings, progress=progress)
 
 
 def compile_modules(
@@ -173,10 +187,13 @@ def compile_modules(
     output: str = "obj",
     link: Sequence[Module] = (),
     threads: int | None = None,
+    timings: Timings | None = None,
+    progress: bool | Callable[[Progress], None] | None = None,
 ) -> list[bytes]:
     """Several modules optimised and generated together with the default Plugin.
     See :meth:`Plugin.compile_modules`."""
-    return default_plugin().compile_modules(modules, target, flags, output=output, link=link, threads=threads)
+    return default_plugin().compile_modules(modules, target, flags, output=output, link=link, threads=threads,
+                                            timings=timings, progress=progress)
 
 
 def info() -> dict[str, Any]:

@@ -88,14 +88,15 @@ def call(lib: Any, function: str, *args: Any) -> tuple[bytes, str]:
     return parts[0] if parts else b"", message
 
 
-def call_parts(lib: Any, function: str, *args: Any) -> tuple[list[bytes], str]:
+def call_parts(lib: Any, function: str, *args: Any, timings: list[str] | None = None) -> tuple[list[bytes], str]:
     """Call an ABI function that produces an ``llvmplug_result``.
 
     Returns every part of the result and its message (warnings on success),
     frees the result, and raises the matching
     :class:`~llvmplug.errors.LLVMPlugError` on failure. The shim's memory is
     never held past this call, so nothing Python keeps can outlive an unload
-    of the library.
+    of the library. ``timings``: a list that receives the result's stage
+    timings (``llvmplug_result_timings``), on failure too; read only if given.
     """
     cffi_ = ffi()
     out = cffi_.new("llvmplug_result **")
@@ -110,6 +111,8 @@ def call_parts(lib: Any, function: str, *args: Any) -> tuple[list[bytes], str]:
             cffi_.unpack(lib.llvmplug_result_part_data(result, i), lib.llvmplug_result_part_size(result, i))
             for i in range(lib.llvmplug_result_part_count(result))
         ]
+        if timings is not None:
+            timings.append(cffi_.string(lib.llvmplug_result_timings(result)).decode("utf-8", "replace"))
     finally:
         lib.llvmplug_result_free(result)
     if status != lib.LLVMPLUG_OK:

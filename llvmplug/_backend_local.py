@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import _abi, _jobs, _loader, errors
+from . import _abi, _jobs, _loader, _log, errors
 
 # Compiled once by every standby copy (and standby child) before it is
 # swapped in, so that what LLVM sets up on a first compile, and the code pages
@@ -168,7 +168,8 @@ class LocalBackend:
                 file = retired.close(keep_file=True)  # its bytes become the next standby
         try:
             library = self._new_library(file=file)
-        except errors.LLVMPlugError:
+        except errors.LLVMPlugError as error:
+            _log.warning("preparing a standby copy failed (%s); the next reset loads a copy itself", error)
             return  # the next reload loads a copy itself and reports the error
         try:
             array, keep = _abi.buffers([WARM_MODULE])
@@ -179,6 +180,7 @@ class LocalBackend:
         with self._state:
             if generation == self._generation and self._wanted and not self._forked:
                 self._owned["standby"] = library
+                _log.debug("a warmed standby copy is ready: %s", library.path)
                 library = None
             self._state.notify_all()
         if library is not None:
@@ -231,6 +233,9 @@ class LocalBackend:
             self._poisoned = False
             self._served.clear()
             self._start_standby(old)
+            _log.info("swapped in %s %s; the old copy retires in the background",
+                      "the warmed standby" if standby is not None else "a new copy (no standby was ready)",
+                      library.path)
             return
         file = None
         if old is not None:
@@ -267,8 +272,11 @@ class LocalBackend:
             if not self._wanted or not self._needs_copy():
                 return  # another thread recovered first, or unload() ran
             sticky = self._sticky
+            why = "poisoned" if self._poisoned else "inherited through fork" if self._forked else "not loaded"
             self._replace(suspect=self._poisoned)
             self._forked = False
+            _log.info("replaced a copy (%s) with %s; %d sticky option line(s) re-applied", why,
+                      self._owned["library"].path, len(sticky))
             lib = self._owned["library"].lib
             for line in sticky:
                 _abi.call(lib, "llvmplug_set_options", line.encode())
@@ -295,6 +303,7 @@ class LocalBackend:
             self._forked = False
             self._sticky = []
             self._replace(suspect=self._poisoned)
+            _log.info("reloaded: %s serves the calls now", self._owned["library"].path)
 
     def unload(self) -> None:
         with self._changing_state():
@@ -336,21 +345,34 @@ class LocalBackend:
 
     # -- calls ---------------------------------------------------------------
 
-    def compile(self, modules: list[bytes], target: str, line: str, parts: int,
-                timeout: float | None = None) -> tuple[list[bytes], list[str]]:
+    def compile(self, modules: list[bytes], target: str, line: str, parts: int, timeout: float | None = None,
+                timed: list[str] | None = None, watch: Any = None) -> tuple[list[bytes], list[str]]:
+        """``timed``: a list that receives the call's timings (JSON); ``watch``: a progress callback."""
         array, keep = _abi.buffers(modules)
         with self._calling() as lib:
-            data, message = _abi.call_parts(lib, "llvmplug_compile", array, len(keep), target.encode(),
-                                            line.encode(), parts)
+            watcher = _watch(lib, watch)
+            try:
+                data, message = _abi.call_parts(lib, "llvmplug_compile", array, len(keep), target.encode(),
+                                                line.encode(), parts, timings=timed)
+            finally:
+                if watcher is not None:
+                    watcher.stop()
         return data, [message] if message else []
 
     def compile_modules(self, modules: list[bytes], links: list[bytes], target: str, line: str,
-                        threads: int, timeout: float | None = None) -> tuple[list[bytes], list[str]]:
+                        threads: int, timeout: float | None = None, timed: list[str] | None = None,
+                        watch: Any = None) -> tuple[list[bytes], list[str]]:
         array, keep = _abi.buffers(modules)
         link_array, link_keep = _abi.buffers(links) if links else (_abi.ffi().NULL, [])
         with self._calling() as lib:
-            data, message = _abi.call_parts(lib, "llvmplug_compile_modules", array, len(keep), link_array,
-                                            len(link_keep), target.encode(), line.encode(), threads)
+            watcher = _watch(lib, watch)
+            try:
+                data, message = _abi.call_parts(lib, "llvmplug_compile_modules", array, len(keep), link_array,
+                                                len(link_keep), target.encode(), line.encode(), threads,
+                                                timings=timed)
+            finally:
+                if watcher is not None:
+                    watcher.stop()
         return data, [message] if message else []
 
     def info(self) -> dict[str, Any]:
@@ -382,6 +404,15 @@ class LocalBackend:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_list_passes", pattern.encode())
         return json.loads(data)
+
+
+def _watch(lib: Any, callback: Any) -> Any:
+    """A progress Watcher of this thread's call on ``lib``, started; None without a callback."""
+    if callback is None:
+        return None
+    from .progress import Watcher  # only a watched call pays for it
+
+    return Watcher(lib, threading.get_native_id(), callback).start()
 
 
 class _Call:
@@ -417,6 +448,9 @@ class _Call:
         if kind is not None and issubclass(kind, SUSPECT_ERRORS):
             self.library.suspect = True
             backend._poisoned = True
+            _log.warning("copy %s poisoned by %s (%s); %s", self.library.path, kind.__name__, error,
+                         "it is replaced before the next call" if backend._reload_after_fatal
+                         else "kept until reload() (reload_after_fatal=False)")
         if not backend._served.is_set():
             backend._served.set()
         with backend._state:

@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 import cffi
 
-from . import _jobs, _protocol, errors
+from . import _jobs, _log, _protocol, errors
 from ._backend_local import WARM_MODULE
 
 # The interpreter must import this very llvmplug (with its built shim), not
@@ -175,6 +175,7 @@ class _Child:
             raise errors.LibraryLoadError(f"llvmplug's worker process sent {reply!r} instead of 'ready'")
         self.pid = reply[1]["pid"]
         self.loaded_path = Path(reply[1]["loaded_path"])
+        _log.info("started worker process pid %s (%s)", self.pid, self.loaded_path)
 
     def _spawn(self) -> tuple[subprocess.Popen[bytes], BinaryIO, BinaryIO]:
         if os.name == "nt":
@@ -304,9 +305,11 @@ class ProcessBackend:
             retired.stop()  # off the caller's path: stopping waits for the child to exit
         try:
             spare = _Child(self._config, self._memory_limit)
-            number = spare.request(("compile", ([WARM_MODULE], "", "-filetype=obj", 0)))
-            _protocol.check_reply("compile", ([WARM_MODULE], "", "-filetype=obj", 0), spare.reply(number))
-        except (errors.LLVMPlugError, OSError, EOFError, _protocol.ProtocolError):
+            warm = ([WARM_MODULE], "", "-filetype=obj", 0, False, False)
+            number = spare.request(("compile", warm))
+            _protocol.check_reply("compile", warm, spare.reply(number))
+        except (errors.LLVMPlugError, OSError, EOFError, _protocol.ProtocolError) as error:
+            _log.warning("preparing a standby worker failed (%s); the next reset starts one itself", error)
             return  # the next reload starts a child itself and reports the error
         if self._wanted and self._spare is None:
             self._spare = spare
@@ -339,7 +342,10 @@ class ProcessBackend:
         if not self._wanted:
             raise errors.PluginUnloadedError("this Plugin was unloaded; call reload() first")
         if self._child is None:
-            child = self._take_spare() or _Child(self._config, self._memory_limit)
+            spare = self._take_spare()
+            child = spare or _Child(self._config, self._memory_limit)
+            if spare is not None:
+                _log.info("swapped in the warmed standby worker pid %s", spare.pid)
             self._start_spare(None)
             self._child = child
             self._poisoned = False
@@ -369,6 +375,8 @@ class ProcessBackend:
             else:
                 old, self._child = self._child, spare
                 self._start_spare(old)
+            _log.info("reloaded: worker pid %s serves the calls now%s", self._child.pid,
+                      " (the warmed standby)" if spare is not None else "")
 
     def after_fork_in_child(self) -> None:
         """The child process belongs to our parent: forget it and start our own when next called."""
@@ -409,8 +417,12 @@ class ProcessBackend:
 
     # -- calls -------------------------------------------------------------
 
-    def _exchange(self, child: _Child, method: str, args: tuple[Any, ...], timeout: float | None) -> Any:
-        """One request and its checked reply; the caller holds ``self._lock``."""
+    def _exchange(self, child: _Child, method: str, args: tuple[Any, ...], timeout: float | None,
+                  watch: Any = None) -> Any:
+        """One request and its checked reply; the caller holds ``self._lock``.
+
+        ``watch`` receives each Progress the child reports before the reply (on this thread).
+        """
         expired = threading.Event()
         timer = None
         if timeout is not None:
@@ -428,6 +440,9 @@ class ProcessBackend:
             if timer is not None:
                 timer.start()
             reply = child.reply(number)
+            while isinstance(reply, tuple) and len(reply) == 2 and reply[0] == "progress":
+                _report(watch, reply[1])
+                reply = child.reply(number)
             _protocol.check_reply(method, args, reply)
         except (OSError, EOFError):
             reply = None  # the child died; told apart below
@@ -447,6 +462,8 @@ class ProcessBackend:
         if expired.is_set():
             self._discard_child()
             if reply is None:
+                _log.warning("worker process pid %s killed: the compile exceeded its timeout of %s s", child.pid,
+                             timeout)
                 raise errors.CompileTimeoutError(
                     f"the compile did not finish within {timeout} s; its worker process "
                     f"(pid {child.pid}) was killed and the next call starts a fresh one"
@@ -454,29 +471,47 @@ class ProcessBackend:
         if reply is None:
             self._child = None
             self._poisoned = False  # the next call gets a fresh child
-            raise child.crashed(broken)
+            crash = child.crashed(broken)
+            _log.warning("%s", crash)
+            raise crash
+        if reply[-1] and not self._poisoned:
+            _log.warning("the copy in worker process pid %s was poisoned by %s; the worker replaces it",
+                         child.pid, type(reply[1]).__name__ if reply[0] == "error" else "a call")
         self._poisoned = reply[-1]
         if reply[0] == "error":
             raise reply[1]
         return reply
 
-    def _call(self, method: str, *args: Any, timeout: float | None = None) -> tuple[Any, list[str]]:
+    def _call(self, method: str, *args: Any, timeout: float | None = None,
+              watch: Any = None) -> tuple[Any, list[str]]:
         with self._lock:
             child = self._ensure_child()
-            reply = self._exchange(child, method, args, timeout)
+            reply = self._exchange(child, method, args, timeout, watch)
         return reply[1], reply[2]
 
-    def compile(self, modules: list[bytes], target: str, line: str, parts: int,
-                timeout: float | None = None) -> tuple[list[bytes], list[str]]:
-        result: list[bytes]
-        result, warnings = self._call("compile", modules, target, line, parts, timeout=timeout)
-        return result, warnings
+    def _compile(self, method: str, args: tuple[Any, ...], timeout: float | None, timed: list[str] | None,
+                 watch: Any) -> tuple[list[bytes], list[str]]:
+        """A compile method: its timings come with the reply (or the error) when ``timed`` is given."""
+        try:
+            (data, timings), warnings = self._call(method, *args, timed is not None, watch is not None,
+                                                   timeout=timeout, watch=watch)
+        except errors.LLVMPlugError as error:
+            ran = error.__dict__.pop("_timings", None)
+            if timed is not None and isinstance(ran, str):
+                timed.append(ran)
+            raise
+        if timed is not None and timings is not None:
+            timed.append(timings)
+        return data, warnings
+
+    def compile(self, modules: list[bytes], target: str, line: str, parts: int, timeout: float | None = None,
+                timed: list[str] | None = None, watch: Any = None) -> tuple[list[bytes], list[str]]:
+        return self._compile("compile", (modules, target, line, parts), timeout, timed, watch)
 
     def compile_modules(self, modules: list[bytes], links: list[bytes], target: str, line: str,
-                        threads: int, timeout: float | None = None) -> tuple[list[bytes], list[str]]:
-        result: list[bytes]
-        result, warnings = self._call("compile_modules", modules, links, target, line, threads, timeout=timeout)
-        return result, warnings
+                        threads: int, timeout: float | None = None, timed: list[str] | None = None,
+                        watch: Any = None) -> tuple[list[bytes], list[str]]:
+        return self._compile("compile_modules", (modules, links, target, line, threads), timeout, timed, watch)
 
     def info(self) -> dict[str, Any]:
         return self._call("info")[0]  # type: ignore[no-any-return]
@@ -501,6 +536,21 @@ class ProcessBackend:
 
     def passes(self, pattern: str) -> list[dict[str, Any]]:
         return self._call("passes", pattern)[0]  # type: ignore[no-any-return]
+
+
+def _report(watch: Any, entry: Any) -> None:
+    """Hand a child's progress report to ``watch``; a malformed one is a ProtocolError."""
+    if watch is None:
+        raise _protocol.ProtocolError("a progress report for a call that is not watched")
+    from .progress import Guarded, Progress
+
+    try:
+        progress = Progress._from(entry)  # noqa: SLF001 - the package's own
+    except ValueError as error:
+        raise _protocol.ProtocolError(str(error)) from None
+    if not isinstance(watch, Guarded):
+        watch = Guarded(watch)  # the child's reply must be read whatever the callback does
+    watch(progress)
 
 
 def _after_fork_in_child() -> None:

@@ -4,8 +4,9 @@ Each message is a frame: a header (magic, request number, payload length)
 and a pickle. The parent sends ``(Plugin settings, memory limit)`` as request
 0, then ``(method, args)`` requests; the child answers each with the same
 number: ``("ready", details)`` for request 0, then ``("ok", value, warnings,
-poisoned)`` or ``("error", exception, poisoned)``. EOF on the request pipe
-ends the child.
+poisoned)`` or ``("error", exception, poisoned)``. A watched compile's reply
+comes after ``("progress", dict)`` frames with its number, one per change
+(:mod:`llvmplug.progress`). EOF on the request pipe ends the child.
 
 The parent believes nothing it has not checked: a frame with the wrong magic
 or number, a pickle that names anything but an llvmplug exception class (the
@@ -98,13 +99,15 @@ def _is_warnings(value: Any) -> bool:
 
 
 def _value_ok(method: str, args: tuple[Any, ...], value: Any) -> bool:
-    if method == "compile":
-        parts = args[3]
-        return (isinstance(value, list) and 1 <= len(value) <= max(parts, 1)
-                and all(type(item) is bytes for item in value))
-    if method == "compile_modules":  # one output per module
-        return (isinstance(value, list) and len(value) == len(args[0])
-                and all(type(item) is bytes for item in value))
+    if method in ("compile", "compile_modules"):  # (outputs, timings text or None)
+        if not (isinstance(value, tuple) and len(value) == 2 and (value[1] is None or isinstance(value[1], str))):
+            return False
+        data = value[0]
+        if not (isinstance(data, list) and all(type(item) is bytes for item in data)):
+            return False
+        if method == "compile":
+            return 1 <= len(data) <= max(args[3], 1)
+        return len(data) == len(args[0])  # one output per module
     if method in ("info", "target_info"):
         return isinstance(value, dict)
     if method in ("options", "passes"):

@@ -43,22 +43,30 @@ def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
     return os.fdopen(requests_fd, "rb", buffering=0), os.fdopen(replies_fd, "wb", buffering=0)
 
 
-def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...],
+           report: Any = None) -> tuple[Any, ...]:
+    """One call's reply. A compile's last two arguments say whether its timings are wanted and whether it
+    is watched (``report`` then sends each Progress to the parent while it runs)."""
     if method not in METHODS:
         return ("error", errors.InternalError(f"llvmplug worker: no method {method!r}"), backend.poisoned)
+    timed: list[str] | None = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if method in ("compile", "compile_modules"):
+                *call, want_timings, watched = args
+                timed = [] if want_timings else None
+                data, messages = getattr(backend, method)(*call, timed=timed, watch=report if watched else None)
+                return ("ok", (data, timed[0] if timed else None), messages, backend.poisoned)
             value = getattr(backend, method)(*args)
     except errors.LLVMPlugError as error:
+        if timed:
+            error._timings = timed[0]  # type: ignore[attr-defined] # what ran until it failed
         return ("error", error, backend.poisoned)
     except Exception as error:  # noqa: BLE001 - reported to the parent, which raises it
         return ("error", errors.InternalError(f"llvmplug worker: {type(error).__name__}: {error}"),
                 backend.poisoned)
-    messages: list[str] = []
-    if method in ("compile", "compile_modules"):
-        value, messages = value
-    return ("ok", value, messages, backend.poisoned)
+    return ("ok", value, [], backend.poisoned)
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -131,6 +139,7 @@ def main() -> None:
         _protocol.send(replies, 0, ("error", error))
         return
     _protocol.send(replies, number, ("ready", {"pid": os.getpid(), "loaded_path": str(backend.loaded_path)}))
+    sending = threading.Lock()  # a progress frame (from the watcher's thread) and the reply never interleave
     try:
         while True:
             try:
@@ -138,7 +147,14 @@ def main() -> None:
             except EOFError:
                 break
             method, args = pickle.loads(payload)
-            _protocol.send(replies, number, _serve(backend, method, args))
+
+            def report(progress: Any, number: int = number) -> None:
+                with sending:
+                    _protocol.send(replies, number, ("progress", progress._as_dict()))
+
+            reply = _serve(backend, method, args, report)
+            with sending:
+                _protocol.send(replies, number, reply)
     except MemoryError:
         # Out of memory_limit while reading a request or writing a reply (a
         # call's own MemoryError is its error): the protocol is cut mid-frame,

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
-from . import _args, _loader, errors
+from . import _args, _loader, _log, errors
 
 # Bump when anything in the key's recipe or the entry layout changes: old
 # entries then miss instead of being misread.
@@ -467,6 +467,9 @@ class Cache:
             os.replace(temp, path)
             temp = None
         except OSError as error:
+            # Every failure reaches the log (an operator sees a disk fill up
+            # or a mount turn read-only later on); the warning comes once.
+            _log.warning("llvmplug.Cache cannot write to %s: %s", self._directory, error)
             if not self._warned:
                 self._warned = True
                 warnings.warn(f"llvmplug.Cache cannot write to {self._directory}: {error}",

@@ -14,6 +14,8 @@ from typing import Any
 
 from . import _args, _guard, errors
 from .plugin import OUTPUTS, Plugin
+from .progress import Progress, ProgressBar
+from .timings import Timings
 
 SUFFIXES = {"obj": ".o", "asm": ".s", "bc": ".bc", "ll": ".ll"}
 
@@ -161,7 +163,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [-O0..-O3] [LLVM flags...]",
+        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--time] [--verbose] "
+        "[-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
     compile_.add_argument(
@@ -182,6 +185,11 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
                           help="'all' accepts every LLVM option, including ones that write files "
                           "or load code (trusted input only; default: safe)")
+    compile_.add_argument("--time", action="store_true",
+                          help="print how long each stage took (parse, link, optimise, codegen...) on stderr")
+    compile_.add_argument("--verbose", action="store_true",
+                          help="say what is compiled for which target, each stage as it starts, and --time's "
+                          "table (on stderr); without it a long compile shows a progress line on a terminal")
 
     info = commands.add_parser("info", help="show LLVM version, host and targets")
     info.add_argument("--target", metavar="TRIPLE", help="describe one target instead: its CPUs and features")
@@ -306,11 +314,17 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     output, inputs = _compile_inputs(args)
     module = _read_input(args.input)
     link = [Path(name).read_bytes() for name in inputs[1:]]  # the --link files, then libdevice
+    timings = Timings() if args.time or args.verbose else None
+    shown = _feedback(args, llvm_flags)
     with Plugin(isolation=args.isolation, policy=args.options) as plugin:
         try:
-            data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
+            data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link, timings=timings,
+                                  progress=shown)
         except errors.LLVMPlugError as error:
             raise _named_error(error, args) from None
+        finally:
+            if timings is not None and (timings.call or timings.cached):
+                print(f"llvmplug: {timings}".replace("\n", "\nllvmplug: "), file=sys.stderr)
     if output == "-":
         if args.output is None and sys.stdout.isatty() and _binary(data):
             print(f"llvmplug: not writing {args.emit} output (binary) to the terminal; "
@@ -321,6 +335,32 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     else:
         _write_output(output, data)
     return 0
+
+
+class _StageLines:
+    """--verbose: a line on stderr as each stage starts (as often as the shim is asked: short ones may pass unseen)."""
+
+    def __init__(self) -> None:
+        self._last = ""
+
+    def __call__(self, progress: Progress) -> None:
+        if progress.stage and progress.stage != self._last:
+            self._last = progress.stage
+            count = f" ({progress.done}/{progress.total} parts)" if progress.total > 1 else ""
+            print(f"llvmplug: {progress.stage}{count} at {progress.seconds:.1f} s", file=sys.stderr, flush=True)
+
+
+def _feedback(args: argparse.Namespace, llvm_flags: list[str]) -> Any:
+    """The progress display of a compile: stage lines with --verbose, else a bar if stderr is a terminal."""
+    if not args.verbose:
+        bar = ProgressBar(label="<stdin>" if args.input == "-" else Path(args.input).name)
+        return bar if bar.active else None
+    target = args.target or "the module's triple (or the host's)"
+    print(f"llvmplug: compiling {args.input} for {target} to {args.emit}"
+          + (f" with {' '.join(llvm_flags)}" if llvm_flags else ""), file=sys.stderr)
+    for name in args.link:
+        print(f"llvmplug: linking in {name}", file=sys.stderr)
+    return _StageLines()
 
 
 def _abi(version: int) -> str:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from . import _args, errors
 from . import cache as _cache
+from . import timings as _timings
 from ._args import Flags, Module
 from .plugin import Plugin
+from .progress import Progress
+from .timings import Timings
 
 
 class Pool:
@@ -66,19 +69,20 @@ class Pool:
         # As many threads as workers: a task that starts always finds a free worker.
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="llvmplug-pool")
 
-    def _run(self, request: _args.Request) -> bytes | list[bytes]:
+    def _run(self, request: _args.Request, timings: Timings | None = None, progress: Any = None) -> bytes | list[bytes]:
         plugin = self._idle.get()
         try:
-            result = plugin._run(request)  # noqa: SLF001 - checked once, in submit
+            result = plugin._run(request, timings=timings, progress=progress)  # noqa: SLF001 - checked once, in submit
         finally:
             self._idle.put(plugin)
         return result if request.parts else result[0]
 
-    def _submit(self, request: _args.Request) -> Future[Any]:
+    def _submit(self, request: _args.Request, timings: Timings | None = None, progress: Any = None) -> Future[Any]:
+        timings = _timings.check(timings)
         with self._lock:
             if self._closed:
                 raise errors.PluginUnloadedError("this Pool was closed")
-            return self._executor.submit(self._run, request)
+            return self._executor.submit(self._run, request, timings, progress)
 
     def submit(
         self,
@@ -90,6 +94,8 @@ class Pool:
         link: Sequence[Module] = (),
         timeout: float | None = None,
         cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        timings: Timings | None = None,
+        progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[bytes]:
         """Queue a compile; the Future's result is :meth:`Plugin.compile`'s.
 
@@ -99,7 +105,7 @@ class Pool:
         """
         request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
                                      timeout=timeout, isolation=self._isolation)
-        return self._submit(request)
+        return self._submit(request, timings, progress)
 
     def submit_parts(
         self,
@@ -112,11 +118,13 @@ class Pool:
         link: Sequence[Module] = (),
         timeout: float | None = None,
         cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        timings: Timings | None = None,
+        progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[list[bytes]]:
         """Queue a split compile; the Future's result is :meth:`Plugin.compile_parts`'s."""
         request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
                                      cache=cache, timeout=timeout, isolation=self._isolation)
-        return self._submit(request)
+        return self._submit(request, timings, progress)
 
     def compile(
         self,
@@ -128,9 +136,12 @@ class Pool:
         link: Sequence[Module] = (),
         timeout: float | None = None,
         cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        timings: Timings | None = None,
+        progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
         """Compile on a free worker and wait for the result. See :meth:`Plugin.compile`."""
-        return self.submit(module, target, flags, output=output, link=link, timeout=timeout, cache=cache).result()
+        return self.submit(module, target, flags, output=output, link=link, timeout=timeout, cache=cache,
+                           timings=timings, progress=progress).result()
 
     def compile_parts(
         self,
@@ -143,10 +154,12 @@ class Pool:
         link: Sequence[Module] = (),
         timeout: float | None = None,
         cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        timings: Timings | None = None,
+        progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
         """Split code generation on a free worker. See :meth:`Plugin.compile_parts`."""
         return self.submit_parts(module, target, flags, parts=parts, output=output, link=link, timeout=timeout,
-                                 cache=cache).result()
+                                 cache=cache, timings=timings, progress=progress).result()
 
     def map(
         self,

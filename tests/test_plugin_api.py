@@ -19,12 +19,16 @@ import pytest
 from lifecycle_support import run_python
 
 X86 = "x86_64-unknown-linux-gnu"
+# An AVX2 intrinsic for baseline x86-64 (no AVX2): instruction selection
+# reports it through report_fatal_error, the path that poisons a copy.
+# (Another target's intrinsic, the old example, is refused before code
+# generation since issue 28: tests/test_target_checks.py.)
 FOREIGN_INTRINSIC = """
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare <8 x i32> @llvm.x86.avx2.pmadd.wd(<16 x i16>, <16 x i16>)
 
-define i32 @tid() {
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  ret i32 %t
+define <8 x i32> @pmadd(<16 x i16> %a, <16 x i16> %b) {
+  %r = call <8 x i32> @llvm.x86.avx2.pmadd.wd(<16 x i16> %a, <16 x i16> %b)
+  ret <8 x i32> %r
 }
 """
 ISOLATIONS = ["none", "process"]
@@ -95,6 +99,11 @@ def _parameters(function, drop=()):
             if p.name not in ("self", *drop)]
 
 
+# What watches a call (issue 28 §4) rather than describes the compile: not in the request, nor
+# in map (one module's timings or progress, not many).
+OBSERVERS = ("timings", "progress")
+
+
 def test_every_compile_entry_point_takes_the_same_arguments():
     # One request behind all of them: the signatures must not drift apart again.
     compile_ = _parameters(llvmplug.Plugin.compile)
@@ -103,11 +112,13 @@ def test_every_compile_entry_point_takes_the_same_arguments():
     parts = _parameters(llvmplug.Plugin.compile_parts)
     for function in (llvmplug.compile_parts, llvmplug.Pool.compile_parts, llvmplug.Pool.submit_parts):
         assert _parameters(function) == parts, function
-    assert _parameters(llvmplug.Pool.map)[1:] == compile_[1:]
+    described = [parameter for parameter in parts if parameter[0] not in OBSERVERS]
+    assert [name for name, *_ in parts][-len(OBSERVERS):] == list(OBSERVERS)
+    assert _parameters(llvmplug.Pool.map)[1:] == [p for p in compile_[1:] if p[0] not in OBSERVERS]
     assert {name for name, *_ in _parameters(llvmplug.fingerprint)} == {
-        name for name, *_ in parts if name not in ("timeout", "cache")} | {"plugin"}
-    # ... and each of them is a field of the one request.
-    assert {name for name, *_ in parts} == set(llvmplug._args.Request.__dataclass_fields__)  # noqa: SLF001
+        name for name, *_ in described if name not in ("timeout", "cache")} | {"plugin"}
+    # ... and each of the others is a field of the one request.
+    assert {name for name, *_ in described} == set(llvmplug._args.Request.__dataclass_fields__)  # noqa: SLF001
 
 
 def test_policy_keyword_and_its_deprecated_old_name(arith_ir):

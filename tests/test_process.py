@@ -342,19 +342,22 @@ def test_bytes_written_into_the_reply_pipe_fail_one_call_and_replace_the_child(p
 def test_replies_of_the_wrong_shape_are_refused():
     from llvmplug import _protocol
 
-    compile_args = ([b"x"], "", "-filetype=obj", 0)
-    good = [("ok", [b"\x7fELF"], [], False), ("error", llvmplug.ParseError("bad"), True)]
+    compile_args = ([b"x"], "", "-filetype=obj", 0, True, False)
+    good = [("ok", ([b"\x7fELF"], None), [], False), ("ok", ([b"\x7fELF"], "{}"), [], False),
+            ("error", llvmplug.ParseError("bad"), True)]
     for reply in good:
         _protocol.check_reply("compile", compile_args, reply)
     bad = [
-        ("ok", "not bytes", [], False),
-        ("ok", [b"a", b"b"], [], False),  # two parts when one was asked
-        ("ok", [bytearray(b"x")], [], False),
-        ("ok", [b"x"], [3], False),
-        ("ok", [b"x"], [], "no"),
+        ("ok", ("not bytes", None), [], False),
+        ("ok", ([b"a", b"b"], None), [], False),  # two parts when one was asked
+        ("ok", ([bytearray(b"x")], None), [], False),
+        ("ok", ([b"x"], None), [3], False),
+        ("ok", ([b"x"], None), [], "no"),
+        ("ok", [b"x"], [], False),  # without its timings
+        ("ok", ([b"x"], 3), [], False),  # timings that are not text
         ("error", "just a string", False),
         ("error", ValueError("not ours"), False),
-        ["ok", [b"x"], [], False],
+        ["ok", ([b"x"], None), [], False],
     ]
     for reply in bad:
         with pytest.raises(_protocol.ProtocolError):
