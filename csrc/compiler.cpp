@@ -320,7 +320,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     // way: summaries and cross-part importing keep inlining across parts
     // (thin.h). The parts are unoptimised here; each part's asm is checked
     // again once optimised (inlining and unrolling copy inline asm).
-    std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+    std::vector<std::string> bitcode = splitToBitcode(*module, parts, SplitFor::Optimising);
     ThinSettings thin = thinSettings(triple, request, unsigned(bitcode.size()));
     // The guards only read the machine's configuration: safe from every part's thread.
     thin.beforeCodegen = [&](const Module &part) {
@@ -344,7 +344,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // Each part in a context of its own with its own machine (split.h): the
   // whole module's machine has seen that module (its subtargets, its
   // module-chosen code model), so no part inherits it.
-  std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+  std::vector<std::string> bitcode = splitToBitcode(*module, parts, SplitFor::Generating);
   std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
   runInParallel(bitcode.size(), [&](size_t index) {
     LLVMContext partContext;

@@ -1,5 +1,6 @@
 #include "link.h"
 
+#include "diagnostics.h"
 #include "failure.h"
 #include "parse.h"
 
@@ -11,8 +12,6 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -110,43 +109,6 @@ void checkConflicts(const Module &input, size_t index, StringSet<> &defined) {
       fail(index, "'" + value.getName().str() + "' is defined both here and in the module or an "
                                                 "earlier link module");
 }
-
-// The linker reports its errors as diagnostics; the compile's own handler
-// would turn them into a codegen error thrown through the linker's frames.
-// While linking, errors are recorded here for a LINK failure once the linker
-// has returned; warnings still reach the compile's handler (and the caller).
-struct LinkDiagnostics : DiagnosticHandler {
-  std::string errors;
-  DiagnosticHandler *compile = nullptr;
-  bool handleDiagnostics(const DiagnosticInfo &info) override {
-    if (info.getSeverity() != DS_Error)
-      return compile && compile->handleDiagnostics(info);
-    raw_string_ostream os(errors);
-    DiagnosticPrinterRawOStream printer(os);
-    if (!errors.empty())
-      os << "; ";
-    info.print(printer);
-    return true;
-  }
-};
-
-class SwapDiagnostics {
-public:
-  explicit SwapDiagnostics(LLVMContext &context)
-      : context(context), saved(context.getDiagnosticHandler()) {
-    auto handler = std::make_unique<LinkDiagnostics>();
-    handler->compile = saved.get();
-    mine = handler.get();
-    context.setDiagnosticHandler(std::move(handler));
-  }
-  ~SwapDiagnostics() { context.setDiagnosticHandler(std::move(saved), /*RespectFilters=*/true); }
-  const std::string &errors() const { return mine->errors; }
-
-private:
-  LLVMContext &context;
-  std::unique_ptr<DiagnosticHandler> saved;
-  LinkDiagnostics *mine = nullptr;
-};
 
 // The definitions the module needs from its link modules, to a fixed point:
 // starting from the module's declarations, every definition that resolves
@@ -343,7 +305,10 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
   // own step could no longer resolve a later link module's reference to it.
   StringSet<> linked;
   {
-    SwapDiagnostics swap(context);
+    // The linker reports its errors as diagnostics; the compile's own handler
+    // would throw them through the linker's frames. Held, they make a LINK
+    // failure once the linker has returned.
+    HeldErrors held(context);
     Linker linker(module);
     for (size_t i = 0; i < inputs.size(); ++i) {
       bool failed = linker.linkInModule(std::move(inputs[i]), Linker::LinkOnlyNeeded,
@@ -351,8 +316,8 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
                                           for (const auto &entry : fromInput)
                                             linked.insert(entry.getKey());
                                         });
-      if (failed || !swap.errors().empty())
-        fail(i, "the linker refused it: " + swap.errors());
+      if (failed || !held.errors().empty())
+        fail(i, "the linker refused it: " + held.errors());
     }
   }
   internalizeModule(module, [&](const GlobalValue &value) {
