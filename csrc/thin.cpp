@@ -5,6 +5,7 @@
 #include "failure.h"
 #include "split.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/ModuleSummaryAnalysis.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -28,6 +29,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -56,6 +58,14 @@ private:
 
 std::string moduleName(size_t index) { return "llvmplug-module-" + std::to_string(index); }
 
+// The index in moduleName(index), if `name` is one of `count` modules'.
+std::optional<size_t> moduleIndex(StringRef name, size_t count) {
+  size_t index = 0;
+  if (!name.consume_front("llvmplug-module-") || name.getAsInteger(10, index) || index >= count)
+    return std::nullopt;
+  return index;
+}
+
 // Run job(0) .. job(count - 1) on at most `threads` big-stack threads.
 void runBounded(size_t count, unsigned threads, const std::function<void(size_t)> &job) {
   std::atomic<size_t> next{0};
@@ -78,9 +88,16 @@ std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   return machine;
 }
 
-// The module with its summary as bitcode (what clang -flto=thin writes for
-// each translation unit), after the pre-link work ThinLTO needs.
-std::string preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
+// A module with its summary as bitcode (what clang -flto=thin writes for
+// each translation unit), after the pre-link work ThinLTO needs, and the
+// names of its linkonce definitions (which the symbol table, unlike the IR,
+// does not tell from weak ones).
+struct PreLinked {
+  std::string bitcode;
+  StringSet<> linkonce;
+};
+
+PreLinked preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
   LLVMContext context;
   context.setDiagnosticHandlerCallBack(
       [](const DiagnosticInfo *info, void *reports) { static_cast<Reports *>(reports)->report(*info); },
@@ -106,15 +123,22 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   pipeline.run(module, analyses.modules);
   ProfileSummaryInfo profile(module);
   ModuleSummaryIndex summary = buildModuleSummaryIndex(module, nullptr, &profile);
-  std::string out;
-  raw_string_ostream os(out);
+  PreLinked out;
+  raw_string_ostream os(out.bitcode);
   // The module hash names promoted locals (helper.llvm.<hash>): without it
   // every module's would be ".llvm.0", and two translation units compiled by
   // separate calls would collide when linked.
   WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true, &summary, /*GenerateHash=*/true);
   os.flush();
+  for (const GlobalValue &value : module.global_values())
+    if (value.hasLinkOnceLinkage() && !value.isDeclaration())
+      out.linkonce.insert(value.getName());
   return out;
 }
+
+// Per module: the IR names of the tentative definitions that prevail there,
+// with the alignment they must have.
+using CommonAlignments = std::vector<std::map<std::string, Align>>;
 
 // lto::LTO's in-process backend runs each module on LLVM's thread pool; this
 // one collects the jobs and runs them on big-stack threads (thin.h).
@@ -122,9 +146,10 @@ class BigStackBackend : public lto::ThinBackendProc {
 public:
   BigStackBackend(const lto::Config &config, ModuleSummaryIndex &index,
                   const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
-                  ArrayRef<StringRef> libFuncs, unsigned threads)
+                  ArrayRef<StringRef> libFuncs, unsigned threads, const CommonAlignments &alignments)
       : ThinBackendProc(config, index, defined, nullptr, false, heavyweight_hardware_concurrency(1)),
-        addStream_(std::move(addStream)), libFuncs_(libFuncs.begin(), libFuncs.end()), threads_(threads) {}
+        addStream_(std::move(addStream)), libFuncs_(libFuncs.begin(), libFuncs.end()), threads_(threads),
+        alignments_(alignments) {}
 
   Error start(unsigned task, BitcodeModule module, const FunctionImporter::ImportMapTy &imports,
               const FunctionImporter::ExportSetTy &, const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes> &,
@@ -136,6 +161,7 @@ public:
       Expected<std::unique_ptr<Module>> parsed = module.parseModule(context);
       if (!parsed)
         throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO: " + toString(parsed.takeError()));
+      alignCommons(**parsed);
       std::vector<StringRef> libFuncs(libFuncs_.begin(), libFuncs_.end());
       if (Error error = lto::thinBackend(Conf, task, addStream_, **parsed, CombinedIndex, imports, defined,
                                          &moduleMap, /*CodeGenOnly=*/false, libFuncs))
@@ -150,9 +176,22 @@ public:
   }
 
 private:
+  // The tentative definition that prevails gets the largest alignment any
+  // module asked for, as a program linker gives the merged symbol.
+  void alignCommons(Module &module) const {
+    std::optional<size_t> index = moduleIndex(module.getModuleIdentifier(), alignments_.size());
+    if (!index)
+      return;
+    for (const auto &[name, alignment] : alignments_[*index])
+      if (GlobalVariable *global = module.getNamedGlobal(name))
+        if (global->hasCommonLinkage() && global->getAlign().valueOrOne() < alignment)
+          global->setAlignment(alignment);
+  }
+
   AddStreamFn addStream_;
   std::vector<std::string> libFuncs_;
   unsigned threads_;
+  const CommonAlignments &alignments_;
   std::vector<std::function<void()>> jobs_;
 };
 
@@ -161,11 +200,10 @@ class Outputs {
 public:
   explicit Outputs(size_t count) : buffers_(count) {}
   SmallVector<char, 0> &forModule(StringRef name) {
-    StringRef digits = name;
-    size_t index = 0;
-    if (!digits.consume_front("llvmplug-module-") || digits.getAsInteger(10, index) || index >= buffers_.size())
+    std::optional<size_t> index = moduleIndex(name, buffers_.size());
+    if (!index)
       throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO produced output for an unknown module '" + name.str() + "'");
-    return buffers_[index];
+    return buffers_[*index];
   }
   std::vector<std::string> take() {
     std::vector<std::string> out;
@@ -178,11 +216,58 @@ private:
   std::vector<SmallVector<char, 0>> buffers_;
 };
 
+// Where each symbol defined in the modules prevails, resolved as a program
+// linker resolves definitions: a strong one over tentative (common) ones,
+// which prevail over weak and linkonce ones; of several tentative ones the
+// largest (the first of equals), given the largest alignment of all
+// (`alignments`); of weak ones the first. Two strong definitions are a
+// LinkError.
+struct Chosen {
+  size_t module;
+  enum Rank { Weak, Common, Strong } rank;
+  uint64_t size;
+  std::string irName;
+  MaybeAlign commonAlignment; // the largest of all tentative definitions'
+};
+
+std::map<std::string, Chosen> resolve(const std::vector<std::unique_ptr<lto::InputFile>> &inputs,
+                                      CommonAlignments &alignments) {
+  std::map<std::string, Chosen> chosen;
+  for (size_t index = 0; index < inputs.size(); ++index) {
+    for (const lto::InputFile::Symbol &symbol : inputs[index]->symbols()) {
+      if (symbol.isUndefined())
+        continue;
+      Chosen::Rank rank = symbol.isCommon() ? Chosen::Common : symbol.isWeak() ? Chosen::Weak : Chosen::Strong;
+      uint64_t size = rank == Chosen::Common ? symbol.getCommonSize() : 0;
+      MaybeAlign alignment = rank == Chosen::Common ? MaybeAlign(symbol.getCommonAlignment()) : std::nullopt;
+      Chosen candidate{index, rank, size, symbol.getIRName().str(), alignment};
+      auto [it, first] = chosen.try_emplace(symbol.getName().str(), candidate);
+      if (first)
+        continue;
+      Chosen &current = it->second;
+      if (rank == Chosen::Strong && current.rank == Chosen::Strong)
+        throw Failure(LLVMPLUG_ERROR_LINK, "'" + symbol.getName().str() + "' is defined by module " +
+                                               std::to_string(current.module) + " and module " +
+                                               std::to_string(index));
+      if (alignment && (!current.commonAlignment || *current.commonAlignment < *alignment))
+        current.commonAlignment = alignment;
+      if (rank > current.rank || (rank == Chosen::Common && current.rank == Chosen::Common && size > current.size)) {
+        candidate.commonAlignment = current.commonAlignment;
+        current = candidate;
+      }
+    }
+  }
+  for (const auto &[name, which] : chosen)
+    if (which.rank == Chosen::Common && which.commonAlignment)
+      alignments[which.module][which.irName] = *which.commonAlignment;
+  return chosen;
+}
+
 } // namespace
 
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings) {
   Reports reports;
-  std::vector<std::string> summarised(modules.size());
+  std::vector<PreLinked> summarised(modules.size());
   runBounded(modules.size(), settings.threads,
              [&](size_t index) { summarised[index] = preLink(modules[index], index, settings, reports); });
 
@@ -215,51 +300,41 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   };
 
   unsigned threads = settings.threads;
+  CommonAlignments alignments(modules.size()); // filled by resolve, read by the backend
   lto::ThinBackend backend(
-      [threads](const lto::Config &config, ModuleSummaryIndex &index,
-                const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream, FileCache,
-                ArrayRef<StringRef> libFuncs) {
-        return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs, threads);
+      [threads, &alignments](const lto::Config &config, ModuleSummaryIndex &index,
+                             const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
+                             FileCache, ArrayRef<StringRef> libFuncs) {
+        return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs, threads,
+                                                 alignments);
       },
       heavyweight_hardware_concurrency(threads));
   lto::LTO lto(std::move(config), std::move(backend));
 
-  // Symbol resolution as a linker would do it for objects that are linked
-  // again afterwards: every definition stays visible (nothing is internalised
-  // that a later link might need); the first definition of a weak symbol
-  // prevails; two strong definitions are a LinkError.
-  std::vector<std::unique_ptr<lto::InputFile>> inputs;
-  std::map<std::string, std::pair<size_t, bool>> definitions; // name -> (module, weak)
   std::vector<std::string> names; // the inputs' identifiers: LTO keeps references to them
   for (size_t index = 0; index < summarised.size(); ++index)
     names.push_back(moduleName(index));
+  std::vector<std::unique_ptr<lto::InputFile>> inputs;
   for (size_t index = 0; index < summarised.size(); ++index) {
     Expected<std::unique_ptr<lto::InputFile>> input =
-        lto::InputFile::create(MemoryBufferRef(summarised[index], names[index]));
+        lto::InputFile::create(MemoryBufferRef(summarised[index].bitcode, names[index]));
     if (!input)
       throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO input: " + toString(input.takeError()));
-    for (const lto::InputFile::Symbol &symbol : (*input)->symbols()) {
-      if (symbol.isUndefined())
-        continue;
-      auto [it, first] = definitions.emplace(symbol.getName().str(), std::make_pair(index, symbol.isWeak()));
-      if (first || symbol.isWeak())
-        continue;
-      if (!it->second.second)
-        throw Failure(LLVMPLUG_ERROR_LINK, "'" + symbol.getName().str() + "' is defined by module " +
-                                               std::to_string(it->second.first) + " and module " +
-                                               std::to_string(index));
-      it->second = {index, false}; // a strong definition beats the weak one seen first
-    }
     inputs.push_back(std::move(*input));
   }
+  std::map<std::string, Chosen> chosen = resolve(inputs, alignments);
   for (size_t index = 0; index < inputs.size(); ++index) {
     std::vector<lto::SymbolResolution> resolutions;
     for (const lto::InputFile::Symbol &symbol : inputs[index]->symbols()) {
       lto::SymbolResolution resolution;
       if (!symbol.isUndefined()) {
-        auto found = definitions.find(symbol.getName().str());
-        resolution.Prevailing = found->second.first == index;
-        resolution.VisibleToRegularObj = true;
+        resolution.Prevailing = chosen.find(symbol.getName().str())->second.module == index;
+        // The outputs are linked again afterwards, with objects this call
+        // never sees: every definition stays visible to them, but for
+        // linkonce ones, which every module that uses them defines too (as
+        // C++ inline functions are): ThinLTO keeps those only where a module
+        // here still needs them.
+        resolution.VisibleToRegularObj = !summarised[index].linkonce.contains(symbol.getIRName());
       }
       resolutions.push_back(resolution);
     }
