@@ -139,3 +139,95 @@ def test_modules_under_process_isolation_match_in_process():
     with llvmplug.Plugin(isolation="process") as plugin:
         assert plugin.compile_modules([MAIN, OTHER], flags="-O2") == llvmplug.compile_modules([MAIN, OTHER],
                                                                                               flags="-O2")
+
+
+# -- symbols resolved as a program linker resolves them (issue 26 §3) -------------------------
+
+def common_unit(name: str, size: int, align: int, index: int) -> str:
+    """A C file built with -fcommon: `int buf[size];` (a tentative definition),
+    and a function that writes buf[index] and reads buf[0]."""
+    return f"""@buf = common global [{size} x i32] zeroinitializer, align {align}
+define i32 @{name}(i32 %v) {{
+  %p = getelementptr [{size} x i32], ptr @buf, i64 0, i64 {index}
+  store i32 %v, ptr %p
+  %f = load i32, ptr @buf
+  ret i32 %f
+}}
+"""
+
+
+COMMON_MAIN = """#include <stdint.h>
+#include <stdio.h>
+extern int buf[];
+int small(int), large(int), other(int);
+int main(void) {
+  int a = small(5), b = large(7), c = other(9); /* in this order: one array, written by all three */
+  printf("%d %d %d %d %d\\n", a, b, c, buf[7], (int)((uintptr_t)buf % 32));
+  return 0;
+}
+"""
+
+
+def elf_symbol(objects: list[bytes], name: str) -> list[tuple[int, object, int, int]]:
+    """(object index, section index, size, value) of each definition of `name`."""
+    import io
+
+    from elftools.elf.elffile import ELFFile
+
+    found = []
+    for index, obj in enumerate(objects):
+        for symbol in ELFFile(io.BytesIO(obj)).get_section_by_name(".symtab").iter_symbols():
+            if symbol.name == name and symbol["st_shndx"] != "SHN_UNDEF":
+                found.append((index, symbol["st_shndx"], symbol["st_size"], symbol["st_value"]))
+    return found
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_tentative_definitions_merge_as_a_linker_merges_them(tmp_path, cc, threads):
+    """`int buf[N];` in three C files built with -fcommon: a linker merges
+    them into one symbol of the largest size and alignment. Today's main
+    called them conflicting definitions (LinkError)."""
+    units = [common_unit("small", 2, 4, 0), common_unit("large", 8, 32, 7), common_unit("other", 4, 8, 3)]
+    objects = llvmplug.compile_modules(units, flags="-O2 -relocation-model=pic", threads=threads)
+    # One prevails: the largest, given the largest alignment (a common symbol's value is its alignment).
+    assert [(size, value) for _, section, size, value in elf_symbol(objects, "buf")] == [(32, 32)]
+    (tmp_path / "main.c").write_text(COMMON_MAIN)
+    paths = []
+    for index, obj in enumerate(objects):
+        (tmp_path / f"c{index}.o").write_bytes(obj)
+        paths.append(str(tmp_path / f"c{index}.o"))
+    subprocess.run([cc, str(tmp_path / "main.c"), *paths, "-o", str(tmp_path / "common")], check=True)
+    out = subprocess.run([str(tmp_path / "common")], capture_output=True, text=True, check=True).stdout
+    assert out == "5 5 5 7 0\n"
+
+
+@pytest.mark.parametrize("other, value", [("@x = global i32 5", "5"), ("@x = weak global i32 3", "0")])
+def test_a_tentative_definition_yields_to_a_strong_one_and_beats_a_weak_one(tmp_path, cc, other, value):
+    """As GNU ld and lld resolve them: `int x;` (common) with `int x = 5;`
+    gives 5; with a weak `int x = 3;` the common one prevails (0)."""
+    first = "@x = common global i32 0, align 4\ndefine i32 @get() {\n  %v = load i32, ptr @x\n  ret i32 %v\n}\n"
+    for modules in ([first, other + "\n"], [other + "\n", first]):
+        objects = llvmplug.compile_modules(modules, flags="-O2 -relocation-model=pic")
+        assert len(elf_symbol(objects, "x")) == 1
+        (tmp_path / "main.c").write_text('#include <stdio.h>\nint get(void);\nint main(void) { printf("%d\\n", get()); }\n')
+        paths = []
+        for index, obj in enumerate(objects):
+            (tmp_path / f"x{index}.o").write_bytes(obj)
+            paths.append(str(tmp_path / f"x{index}.o"))
+        subprocess.run([cc, str(tmp_path / "main.c"), *paths, "-o", str(tmp_path / "x")], check=True)
+        assert subprocess.run([str(tmp_path / "x")], capture_output=True, text=True, check=True).stdout == value + "\n"
+
+
+def test_a_linkonce_definition_no_module_still_needs_is_dropped():
+    """A linkonce_odr function (a C++ inline function) that one translation
+    unit uses and inlines: dropped, as compile drops it, since any other
+    object that uses it defines it too. Today's main made every linkonce
+    definition visible to later links, so each was kept (as weak) and
+    generated: a C++ file's every inline function and template instance."""
+    inline = "define linkonce_odr i32 @inl(i32 %x) {\n  %r = add i32 %x, 1\n  ret i32 %r\n}\n"
+    unit = inline + "define i32 @use(i32 %x) {\n  %r = call i32 @inl(i32 %x)\n  ret i32 %r\n}\n"
+    other = "define i32 @other(i32 %x) {\n  ret i32 %x\n}\n"
+    assert elf_symbol([llvmplug.compile(unit, flags="-O2")], "inl") == []
+    objects = llvmplug.compile_modules([unit, other], flags="-O2")
+    assert elf_symbol(objects, "inl") == []
+    assert elf_symbol(objects, "use") and elf_symbol(objects, "other")
