@@ -67,10 +67,11 @@ def test_modules_compiled_together_link_and_run(level, tmp_path, cc):
     assert run_program(objects, tmp_path, cc) == "115 230\n"
 
 
-def test_outputs_do_not_depend_on_the_thread_count():
-    one = llvmplug.compile_modules([MAIN, OTHER], flags="-O2", threads=1)
-    assert llvmplug.compile_modules([MAIN, OTHER], flags="-O2", threads=2) == one
-    assert llvmplug.compile_modules([MAIN, OTHER], flags="-O2", threads=8) == one
+@pytest.mark.parametrize("output", ["obj", "bc"])
+def test_outputs_do_not_depend_on_the_thread_count(output):
+    one = llvmplug.compile_modules([MAIN, OTHER], flags="-O2", output=output, threads=1)
+    assert llvmplug.compile_modules([MAIN, OTHER], flags="-O2", output=output, threads=2) == one
+    assert llvmplug.compile_modules([MAIN, OTHER], flags="-O2", output=output, threads=8) == one
 
 
 def test_inlining_crosses_modules_through_importing():
