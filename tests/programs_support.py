@@ -157,6 +157,18 @@ def bitcode(program: Program, sources: Path, out: Path) -> dict[str, bytes]:
     return modules
 
 
+def cxx_to_ir(source: str, out: Path, *flags: str) -> str:
+    """One C++ file as clang++-19's IR text, unoptimised (`flags` added)."""
+    if shutil.which(CLANGXX) is None:
+        raise Unavailable(f"{CLANGXX} (Debian's clang-19) turns C++ into IR; it is not installed")
+    (out / "unit.cpp").write_text(source)
+    done = subprocess.run([CLANGXX, "-O2", "-Xclang", "-disable-llvm-passes", "-S", "-emit-llvm", "-fPIC", *flags,
+                           str(out / "unit.cpp"), "-o", str(out / "unit.ll")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, f"{CLANGXX}: {done.stderr[-2000:]}"
+    return (out / "unit.ll").read_text()
+
+
 def objects(plugin, program: Program, modules: dict[str, bytes], mode: str, executable: str,
             threads: int = THREADS) -> list[bytes]:
     """The objects of one executable, built by llvmplug in `mode` (see the top of this file)."""
