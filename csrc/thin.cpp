@@ -5,7 +5,6 @@
 #include "failure.h"
 #include "split.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/ModuleSummaryAnalysis.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -88,16 +87,9 @@ std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   return machine;
 }
 
-// A module with its summary as bitcode (what clang -flto=thin writes for
-// each translation unit), after the pre-link work ThinLTO needs, and the
-// names of its linkonce definitions (which the symbol table, unlike the IR,
-// does not tell from weak ones).
-struct PreLinked {
-  std::string bitcode;
-  StringSet<> linkonce;
-};
-
-PreLinked preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
+// The module with its summary as bitcode (what clang -flto=thin writes for
+// each translation unit), after the pre-link work ThinLTO needs.
+std::string preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
   LLVMContext context;
   context.setDiagnosticHandlerCallBack(
       [](const DiagnosticInfo *info, void *reports) { static_cast<Reports *>(reports)->report(*info); },
@@ -123,16 +115,13 @@ PreLinked preLink(StringRef bitcode, size_t index, const ThinSettings &settings,
   pipeline.run(module, analyses.modules);
   ProfileSummaryInfo profile(module);
   ModuleSummaryIndex summary = buildModuleSummaryIndex(module, nullptr, &profile);
-  PreLinked out;
-  raw_string_ostream os(out.bitcode);
+  std::string out;
+  raw_string_ostream os(out);
   // The module hash names promoted locals (helper.llvm.<hash>): without it
   // every module's would be ".llvm.0", and two translation units compiled by
   // separate calls would collide when linked.
   WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true, &summary, /*GenerateHash=*/true);
   os.flush();
-  for (const GlobalValue &value : module.global_values())
-    if (value.hasLinkOnceLinkage() && !value.isDeclaration())
-      out.linkonce.insert(value.getName());
   return out;
 }
 
@@ -267,7 +256,7 @@ std::map<std::string, Chosen> resolve(const std::vector<std::unique_ptr<lto::Inp
 
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings) {
   Reports reports;
-  std::vector<PreLinked> summarised(modules.size());
+  std::vector<std::string> summarised(modules.size());
   runBounded(modules.size(), settings.threads,
              [&](size_t index) { summarised[index] = preLink(modules[index], index, settings, reports); });
 
@@ -317,7 +306,7 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   std::vector<std::unique_ptr<lto::InputFile>> inputs;
   for (size_t index = 0; index < summarised.size(); ++index) {
     Expected<std::unique_ptr<lto::InputFile>> input =
-        lto::InputFile::create(MemoryBufferRef(summarised[index].bitcode, names[index]));
+        lto::InputFile::create(MemoryBufferRef(summarised[index], names[index]));
     if (!input)
       throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO input: " + toString(input.takeError()));
     inputs.push_back(std::move(*input));
@@ -329,12 +318,16 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
       lto::SymbolResolution resolution;
       if (!symbol.isUndefined()) {
         resolution.Prevailing = chosen.find(symbol.getName().str())->second.module == index;
-        // The outputs are linked again afterwards, with objects this call
-        // never sees: every definition stays visible to them, but for
-        // linkonce ones, which every module that uses them defines too (as
-        // C++ inline functions are): ThinLTO keeps those only where a module
-        // here still needs them.
-        resolution.VisibleToRegularObj = !summarised[index].linkonce.contains(symbol.getIRName());
+        // The outputs are linked again afterwards with objects this call
+        // never sees (as lld's output is with -r): every definition stays
+        // visible to them, but for a linkonce_odr one whose address does not
+        // matter (unnamed_addr; for a variable, a constant): any other object
+        // that uses it defines it too, and a private copy cannot be told from
+        // it, so ThinLTO keeps it only where a module here still needs it.
+        // Another linkonce one may be a C++ inline function's static local,
+        // whose one copy every object shares, or a function whose address is
+        // compared across files: visible.
+        resolution.VisibleToRegularObj = !symbol.canBeOmittedFromSymbolTable();
       }
       resolutions.push_back(resolution);
     }

@@ -57,10 +57,10 @@ struct ThinResult {
 // attributes applied. Symbols resolve as a program linker resolves them
 // (thin.cpp's resolve): two strong definitions of a name are a LinkError
 // naming it; tentative (common) ones merge, the largest prevailing with the
-// largest alignment; weak and linkonce ones yield. A linkonce definition is
-// not visible to later links (every other object that uses one defines it
-// too), so ThinLTO keeps it only where a module still needs it. Throws
-// Failure.
+// largest alignment; weak and linkonce ones yield. A linkonce_odr
+// definition whose address does not matter (unnamed_addr) is not visible to
+// later links (every other object that uses one defines it too), so ThinLTO
+// keeps it only where a module still needs it. Throws Failure.
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings);
 
 } // namespace llvmplug

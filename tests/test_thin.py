@@ -220,18 +220,54 @@ def test_a_tentative_definition_yields_to_a_strong_one_and_beats_a_weak_one(tmp_
 
 
 def test_a_linkonce_definition_no_module_still_needs_is_dropped():
-    """A linkonce_odr function (a C++ inline function) that one translation
-    unit uses and inlines: dropped, as compile drops it, since any other
-    object that uses it defines it too. Today's main made every linkonce
-    definition visible to later links, so each was kept (as weak) and
-    generated: a C++ file's every inline function and template instance."""
-    inline = "define linkonce_odr i32 @inl(i32 %x) {\n  %r = add i32 %x, 1\n  ret i32 %r\n}\n"
+    """A linkonce_odr unnamed_addr function (its address does not matter)
+    that one translation unit uses and inlines: dropped, as compile drops it,
+    since any other object that uses it defines it too. Today's main made
+    every definition visible to later links, so each such function was kept
+    (as weak) and generated."""
+    inline = "define linkonce_odr i32 @inl(i32 %x) unnamed_addr {\n  %r = add i32 %x, 1\n  ret i32 %r\n}\n"
     unit = inline + "define i32 @use(i32 %x) {\n  %r = call i32 @inl(i32 %x)\n  ret i32 %r\n}\n"
     other = "define i32 @other(i32 %x) {\n  ret i32 %x\n}\n"
     assert elf_symbol([llvmplug.compile(unit, flags="-O2")], "inl") == []
     objects = llvmplug.compile_modules([unit, other], flags="-O2")
     assert elf_symbol(objects, "inl") == []
     assert elf_symbol(objects, "use") and elf_symbol(objects, "other")
+
+
+# `inline int &counter() { static int c; return c; }` in two files built by
+# separate calls: one object's code reads the counter, the other's writes it.
+COUNTER = """$counter = comdat any
+$_ZZ7countervE1c = comdat any
+@_ZZ7countervE1c = linkonce_odr global i32 0, comdat, align 4
+define linkonce_odr ptr @counter() comdat {
+  ret ptr @_ZZ7countervE1c
+}
+"""
+READS = COUNTER + "define i32 @read_a() {\n  %p = call ptr @counter()\n  %v = load i32, ptr %p\n  ret i32 %v\n}\n"
+WRITES = COUNTER + "define void @bump_b() {\n  %p = call ptr @counter()\n  store i32 7, ptr %p\n  ret void\n}\n"
+
+
+@pytest.mark.parametrize("build", ["compile_modules", "compile_parts"])
+def test_an_inline_functions_static_local_stays_one_variable_across_calls(tmp_path, cc, build):
+    """A C++ inline function's static local is one variable in the program,
+    whichever objects use it: a call must not make it private (ThinLTO may
+    internalise a linkonce variable it believes no other object sees, or fold
+    its reads when it sees no write), since objects built by another call
+    share it. Only constants and unnamed_addr functions may be dropped."""
+    other = "define i32 @spare(i32 %x) {\n  ret i32 %x\n}\n"
+    if build == "compile_modules":
+        reads = llvmplug.compile_modules([READS, other], flags="-O2 -relocation-model=pic")
+    else:
+        reads = llvmplug.compile_parts(READS + other, flags="-O2 -relocation-model=pic", parts=2)
+    writes = llvmplug.compile_modules([WRITES], flags="-O2 -relocation-model=pic")
+    (tmp_path / "main.c").write_text('#include <stdio.h>\nint read_a(void);\nvoid bump_b(void);\n'
+                                     'int main(void) { bump_b(); printf("%d\\n", read_a()); }\n')
+    paths = []
+    for index, obj in enumerate(reads + writes):
+        (tmp_path / f"s{index}.o").write_bytes(obj)
+        paths.append(str(tmp_path / f"s{index}.o"))
+    subprocess.run([cc, str(tmp_path / "main.c"), *paths, "-o", str(tmp_path / "static")], check=True)
+    assert subprocess.run([str(tmp_path / "static")], capture_output=True, text=True, check=True).stdout == "7\n"
 
 
 # -- C++ with whole-program devirtualisation (issue 25 §3, issue 26 §4) -----------------------
