@@ -56,8 +56,6 @@ def prepared(package: str, scratch: Path) -> tuple[Path, dict[str, bytes]]:
 BUILDS = [(package, mode) for package in sorted(PROGRAMS) for mode in PROGRAMS[package].modes]
 
 
-# link= keeps only what the modules before it reference, in one pass: zlib's
-# gzclose.c needs gzlib.c's gz_error, linked before it, so it is dropped.
 @pytest.mark.parametrize("package, mode", BUILDS, ids=[f"{p}-{m}" for p, m in BUILDS])
 def test_program_built_by_llvmplug_passes_its_own_tests(plugin, cc, tmp_path_factory, package, mode):
     program = PROGRAMS[package]
