@@ -21,29 +21,21 @@ muparser's own test runner.
 
 from __future__ import annotations
 
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
 import llvmplug
 
-from ._common import markdown_table, progress, ratio
+from ._common import in_turn, markdown_table, progress, ratio, seconds
 from .peers import OptLLC, Unavailable
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 FLAGS = "-O2 -relocation-model=pic"
 JOBS = 2
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def _program(directory: Path) -> tuple[Any, dict[str, bytes]]:
@@ -126,22 +118,20 @@ def run(quick: bool) -> dict[str, Any]:
                     return list(pool.map(lambda i: _opt_llc(peer, paths[i], directory / f"{i}.o"), range(len(paths))))
 
             steps.append((f"opt | llc per file, {JOBS} at a time (make -j{JOBS})", make_j2, True))
-        samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in steps}
+        def keeping(label: str, action: Callable[[], list[bytes]]) -> Callable[[], None]:
+            """The step, keeping its objects to check against the program's tests."""
+            def step() -> None:
+                builds[label] = action()
+            return step
+
+        timed = [(label, keeping(label, action), children) for label, action, children in steps]
         try:
             plugin.compile(units[0], flags=FLAGS, cache=None)  # the copy loaded and warm, as a build's would be
-            for round_ in range(repeat):
-                for label, action, children in steps:
-                    progress(f"cxx: {label} ({round_ + 1}/{repeat})")
-                    cpu = _children_cpu() if children else time.process_time()
-                    start = time.perf_counter()
-                    builds[label] = action()
-                    wall = time.perf_counter() - start
-                    samples[label].append(((_children_cpu() if children else time.process_time()) - cpu, wall))
+            rows: dict[str, dict[str, Any]] = in_turn("cxx", timed, repeat)
         finally:
             plugin.unload()
-        rows = {label: {"cpu": statistics.median(c for c, _ in runs), "wall": statistics.median(w for _, w in runs),
-                        "passes_tests": _passes(program, builds[label], directory, f"build{index}")}
-                for index, (label, runs) in enumerate(samples.items())}
+        for index, label in enumerate(rows):
+            rows[label]["passes_tests"] = _passes(program, builds[label], directory, f"build{index}")
     result: dict[str, Any] = {"program": f"muparser ({len(units)} files, {sum(map(len, units)) / 1e6:.1f} MB of "
                                          "unoptimised bitcode)", "repeat": repeat, "rows": rows}
     if tools is not None:
@@ -151,17 +141,13 @@ def run(quick: bool) -> dict[str, Any]:
     return result
 
 
-def _seconds(value: float) -> str:
-    return f"{value:.2f} s"
-
-
 def markdown(result: dict[str, Any]) -> str:
     head = "## Building a multi-file C++ program"
     if "unavailable" in result:
         return f"{head}\n\nNot measured: {result['unavailable']}\n"
     rows = result["rows"]
     ours = rows["llvmplug compile_modules(threads=2)"]
-    table = [[label, _seconds(row["cpu"]), _seconds(row["wall"]), ratio(row["wall"], ours["wall"]),
+    table = [[label, seconds(row["cpu"]), seconds(row["wall"]), ratio(row["wall"], ours["wall"]),
               "yes" if row["passes_tests"] else "**no**"] for label, row in rows.items()]
     lines = [head, "",
              f"{result['program']}, `{FLAGS}`, objects; CPU and wall seconds, median of {result['repeat']}, the "

@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -65,12 +66,19 @@ std::optional<size_t> moduleIndex(StringRef name, size_t count) {
   return index;
 }
 
-// Run job(0) .. job(count - 1) on at most `threads` big-stack threads.
-void runBounded(size_t count, unsigned threads, const std::function<void(size_t)> &job) {
+// Run job(0) .. job(count - 1) on at most `threads` big-stack threads, the
+// largest first (by `size`, a proxy for the work): started last, one large
+// module would leave the other threads idle while it runs alone.
+void runBounded(size_t count, unsigned threads, const std::function<size_t(size_t)> &size,
+                const std::function<void(size_t)> &job) {
+  std::vector<size_t> order(count);
+  for (size_t index = 0; index < count; ++index)
+    order[index] = index;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return size(a) > size(b); });
   std::atomic<size_t> next{0};
   runInParallel(std::min<size_t>(std::max(threads, 1u), count), [&](size_t) {
     for (size_t index; (index = next++) < count;)
-      job(index);
+      job(order[index]);
   });
 }
 
@@ -145,6 +153,7 @@ public:
               MapVector<StringRef, BitcodeModule> &moduleMap) override {
     const GVSummaryMapTy &defined = ModuleToDefinedGVSummaries.find(module.getModuleIdentifier())->second;
     // The import lists and maps live until LTO::run returns, after wait().
+    sizes_.push_back(module.getBuffer().size());
     jobs_.push_back([this, task, module, &imports, &defined, &moduleMap]() mutable {
       lto::LTOLLVMContext context(Conf);
       Expected<std::unique_ptr<Module>> parsed = module.parseModule(context);
@@ -160,7 +169,8 @@ public:
   }
 
   Error wait() override {
-    runBounded(jobs_.size(), threads_, [&](size_t index) { jobs_[index](); });
+    runBounded(
+        jobs_.size(), threads_, [&](size_t index) { return sizes_[index]; }, [&](size_t index) { jobs_[index](); });
     return Error::success();
   }
 
@@ -182,6 +192,7 @@ private:
   unsigned threads_;
   const CommonAlignments &alignments_;
   std::vector<std::function<void()>> jobs_;
+  std::vector<size_t> sizes_; // each job's module's bitcode
 };
 
 // One output buffer per module, found by the module's identifier.
@@ -257,8 +268,9 @@ std::map<std::string, Chosen> resolve(const std::vector<std::unique_ptr<lto::Inp
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings) {
   Reports reports;
   std::vector<std::string> summarised(modules.size());
-  runBounded(modules.size(), settings.threads,
-             [&](size_t index) { summarised[index] = preLink(modules[index], index, settings, reports); });
+  runBounded(
+      modules.size(), settings.threads, [&](size_t index) { return modules[index].size(); },
+      [&](size_t index) { summarised[index] = preLink(modules[index], index, settings, reports); });
 
   lto::Config config;
   config.CPU = settings.cpu;
