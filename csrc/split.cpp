@@ -100,6 +100,8 @@ bool copyable(const GlobalValue &value) {
 // The global values that `value`'s definition refers to: through its
 // instructions (and the constants they use), its personality, prefix and
 // prologue, debug records' locations, its initialiser, aliasee or resolver.
+// Each definition is walked once; what of() returns stays valid until the
+// next call.
 class References {
 public:
   const SmallVector<const GlobalValue *, 8> &of(const GlobalValue &value) {
@@ -128,7 +130,7 @@ public:
       values.push_back(ifunc->getResolver());
     }
     SmallPtrSet<const Value *, 32> seen;
-    SmallVector<const GlobalValue *, 8> &out = found_[&value]; // the map may have grown: look again
+    SmallVector<const GlobalValue *, 8> &out = it->second;
     while (!values.empty()) {
       const Value *next = values.pop_back_val();
       if (!next || !seen.insert(next).second)
