@@ -46,7 +46,7 @@ from .corpus import corpus_dir
 
 # Run in this order (latency first, on a quiet process).
 SECTIONS = ["latency", "overhead", "reset", "throughput", "cache", "recovery", "memory", "artefacts", "soak", "gpu",
-            "run_code", "parallel", "bigmodule"]
+            "run_code", "parallel", "bigmodule", "cxx"]
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -30,6 +30,40 @@ def progress(message: str) -> None:
 
 # -- timing and statistics ------------------------------------------------------
 
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have finished (Unix)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_and_wall(action: Callable[[], Any], children: bool) -> tuple[float, float]:
+    """CPU and wall seconds of one run (the children's CPU for a tool, this process's for llvmplug)."""
+    cpu_start = children_cpu() if children else time.process_time()
+    start = time.perf_counter()
+    action()
+    wall = time.perf_counter() - start
+    return (children_cpu() if children else time.process_time()) - cpu_start, wall
+
+
+def in_turn(section: str, steps: Sequence[tuple[str, Callable[[], Any], bool]],
+            repeat: int) -> dict[str, dict[str, float]]:
+    """Median CPU and wall seconds of each (label, action, runs children) step, the steps taken
+    in turn `repeat` times, so that other load on the machine falls on all of them alike."""
+    samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in steps}
+    for round_ in range(repeat):
+        for label, action, children in steps:
+            progress(f"{section}: {label} ({round_ + 1}/{repeat})")
+            samples[label].append(cpu_and_wall(action, children))
+    return {label: {"cpu": statistics.median(cpu for cpu, _ in runs), "wall": statistics.median(w for _, w in runs),
+                    "n": repeat} for label, runs in samples.items()}
+
+
+def seconds(value: float) -> str:
+    return f"{value:.2f} s"
+
+
 
 def once(action: Callable[[], Any]) -> float:
     """Wall-clock seconds of one call."""

@@ -24,48 +24,19 @@ robust to other load on the machine; wall seconds are beside them.
 from __future__ import annotations
 
 import os
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable
 
 import llvmplug
 
-from ._common import markdown_table, progress, ratio
+from ._common import in_turn, markdown_table, ratio, seconds
 from .corpus import Module
 from .peers import OptLLC, Unavailable
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _once(action: Callable[[], Any], children: bool) -> tuple[float, float]:
-    """CPU and wall seconds of one run (the children's CPU for a tool, this process's for llvmplug)."""
-    cpu_start = _children_cpu() if children else time.process_time()
-    start = time.perf_counter()
-    action()
-    wall = time.perf_counter() - start
-    return (_children_cpu() if children else time.process_time()) - cpu_start, wall
-
-
-def _measure(steps: list[tuple[str, Callable[[], Any], bool]], repeat: int) -> dict[str, dict[str, float]]:
-    """Median CPU and wall seconds of each step, the steps taken in turn `repeat` times, so
-    that other load on the machine falls on all of them alike (a big module warms nothing)."""
-    samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in steps}
-    for round_ in range(repeat):
-        for label, action, children in steps:
-            progress(f"bigmodule: {label} ({round_ + 1}/{repeat})")
-            samples[label].append(_once(action, children))
-    return {label: {"cpu": statistics.median(cpu for cpu, _ in runs), "wall": statistics.median(w for _, w in runs),
-                    "n": repeat} for label, runs in samples.items()}
 
 
 def _module(directory: Path) -> tuple[str, bytes]:
@@ -132,7 +103,7 @@ def run(quick: bool) -> dict[str, Any]:
             result["pypi_version"] = pypi.version
         except Unavailable as reason:
             result["pypi_unavailable"] = str(reason)
-        result["rows"] = _measure(steps, repeat)
+        result["rows"] = in_turn("bigmodule", steps, repeat)
         result["same_object"] = objects[-1] == obj.read_bytes()
     return result
 
@@ -150,10 +121,6 @@ def _split(result: dict[str, Any], key: str) -> dict[str, float]:
     }
 
 
-def _seconds(value: float) -> str:
-    return f"{value:.2f} s"
-
-
 def markdown(result: dict[str, Any]) -> str:
     head = "## One multi-megabyte real module: llvmplug against opt | llc of the same release"
     if "unavailable" in result:
@@ -161,17 +128,17 @@ def markdown(result: dict[str, Any]) -> str:
     rows = result["rows"]
     ours = rows["llvmplug -O2 to object"]
     peer = {key: rows["refopt -O2"][key] + rows["refllc -O2"][key] for key in ("cpu", "wall")}
-    table = [["llvmplug `-O2` (one call, text to object)", _seconds(ours["cpu"]), _seconds(ours["wall"]), "1.00x"],
-             ["`opt -O2 | llc -O2`, LLVM 23.1.1 (refopt, refllc)", _seconds(peer["cpu"]), _seconds(peer["wall"]),
+    table = [["llvmplug `-O2` (one call, text to object)", seconds(ours["cpu"]), seconds(ours["wall"]), "1.00x"],
+             ["`opt -O2 | llc -O2`, LLVM 23.1.1 (refopt, refllc)", seconds(peer["cpu"]), seconds(peer["wall"]),
               ratio(peer["cpu"], ours["cpu"])]]
     if "PyPI opt | llc" in rows:
         pypi = rows["PyPI opt | llc"]
         table.append([f"`opt -O2 | llc -O2`, PyPI's {result['pypi_version']} (another release)",
-                      _seconds(pypi["cpu"]), _seconds(pypi["wall"]), ratio(pypi["cpu"], ours["cpu"])])
+                      seconds(pypi["cpu"]), seconds(pypi["wall"]), ratio(pypi["cpu"], ours["cpu"])])
     split = _split(result, "cpu")
-    stages = [["parse IR text", _seconds(split["llvmplug parse"]), _seconds(split["opt parse"])],
-              ["O2 IR pipeline", _seconds(split["llvmplug optimise"]), _seconds(split["opt optimise"])],
-              ["code generation", _seconds(split["llvmplug codegen"]), _seconds(split["llc (read bitcode, codegen)"])
+    stages = [["parse IR text", seconds(split["llvmplug parse"]), seconds(split["opt parse"])],
+              ["O2 IR pipeline", seconds(split["llvmplug optimise"]), seconds(split["opt optimise"])],
+              ["code generation", seconds(split["llvmplug codegen"]), seconds(split["llc (read bitcode, codegen)"])
                + " (with reading opt's bitcode)"]]
     lines = [
         head, "",

@@ -356,7 +356,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
     // (thin.h). The parts are unoptimised here; each part's asm is checked
     // again once optimised (inlining and unrolling copy inline asm).
     timings.stage("split");
-    std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+    std::vector<std::string> bitcode = splitToBitcode(*module, parts, SplitFor::Optimising);
     ThinSettings thin = thinSettings(triple, request, unsigned(bitcode.size()));
     thin.timings = &timings;
     // The guards only read the machine's configuration: safe from every part's thread.
@@ -385,7 +385,7 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   // whole module's machine has seen that module (its subtargets, its
   // module-chosen code model), so no part inherits it.
   timings.stage("split");
-  std::vector<std::string> bitcode = splitToBitcode(*module, parts);
+  std::vector<std::string> bitcode = splitToBitcode(*module, parts, SplitFor::Generating);
   std::vector<std::string> outputs(bitcode.size()), warnings(bitcode.size());
   timings.parts(bitcode.size());
   timings.stage("codegen");

@@ -4,6 +4,7 @@
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -26,6 +27,37 @@ std::string reportDiagnostic(const DiagnosticInfo &info) {
     return "note: " + text + "\n";
   }
   return text + "\n";
+}
+
+struct HeldErrors::Handler : DiagnosticHandler {
+  std::string errors;
+  DiagnosticHandler *before = nullptr;
+  bool handleDiagnostics(const DiagnosticInfo &info) override {
+    if (info.getSeverity() != DS_Error)
+      return before && before->handleDiagnostics(info);
+    raw_string_ostream os(errors);
+    DiagnosticPrinterRawOStream printer(os);
+    if (!errors.empty())
+      os << "; ";
+    info.print(printer);
+    return true;
+  }
+};
+
+HeldErrors::HeldErrors(LLVMContext &context) : context_(context), saved_(context.getDiagnosticHandler()) {
+  auto handler = std::make_unique<Handler>();
+  handler->before = saved_.get();
+  mine_ = handler.get();
+  context.setDiagnosticHandler(std::move(handler));
+}
+
+HeldErrors::~HeldErrors() { context_.setDiagnosticHandler(std::move(saved_), /*RespectFilters=*/true); }
+
+const std::string &HeldErrors::errors() const { return mine_->errors; }
+
+void HeldErrors::check() const {
+  if (!mine_->errors.empty())
+    throw Failure(LLVMPLUG_ERROR_CODEGEN, "error: " + mine_->errors);
 }
 
 } // namespace llvmplug

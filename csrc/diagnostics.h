@@ -9,17 +9,46 @@
 #ifndef LLVMPLUG_DIAGNOSTICS_H
 #define LLVMPLUG_DIAGNOSTICS_H
 
+#include "llvm/IR/DiagnosticHandler.h"
+
+#include <memory>
 #include <string>
 
 namespace llvm {
 class DiagnosticInfo;
-}
+class LLVMContext;
+} // namespace llvm
 
 namespace llvmplug {
 
 // "warning: ...\n" (or remark, note) for `info`; throws
 // Failure(LLVMPLUG_ERROR_CODEGEN) for an error.
 std::string reportDiagnostic(const llvm::DiagnosticInfo &info);
+
+// While alive, errors reported to `context` are kept instead of thrown, for
+// calls into LLVM that hold state a throw would strand: SplitModule's value
+// map (its handles stay registered on the module's values and crash the
+// module's destructor) and the linker's mover. LLVM goes on after such an
+// error (a module asm that does not assemble only leaves its symbols out of
+// a bitcode symbol table); the caller throws once the call has returned.
+// Warnings still reach the handler that was there before.
+class HeldErrors {
+public:
+  explicit HeldErrors(llvm::LLVMContext &context);
+  ~HeldErrors();
+  HeldErrors(const HeldErrors &) = delete;
+  HeldErrors &operator=(const HeldErrors &) = delete;
+  // The errors so far, "; "-separated ("" if none).
+  const std::string &errors() const;
+  // Throws Failure(LLVMPLUG_ERROR_CODEGEN, "error: ...") if there was an error.
+  void check() const;
+
+private:
+  llvm::LLVMContext &context_;
+  std::unique_ptr<llvm::DiagnosticHandler> saved_;
+  struct Handler;
+  Handler *mine_;
+};
 
 } // namespace llvmplug
 

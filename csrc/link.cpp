@@ -1,5 +1,6 @@
 #include "link.h"
 
+#include "diagnostics.h"
 #include "failure.h"
 #include "parse.h"
 #include "references.h"
@@ -12,8 +13,6 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -74,33 +73,37 @@ TargetFacts retarget(StringRef theirTriple, StringRef theirLayout, const Module 
   return {target.getStringRepresentation(), rules};
 }
 
-// What would reach the output whatever the module references (link.h).
-void checkOnlyDefinitions(const Module &input, size_t index) {
+// The appending lists a link module may carry (link.h): what a program
+// linker takes from an archive member it pulls in.
+bool memberList(StringRef name) {
+  return name == "llvm.global_ctors" || name == "llvm.global_dtors" || name == "llvm.used" ||
+         name == "llvm.compiler.used";
+}
+
+// What a link module may not carry (link.h).
+void checkWhatItBrings(const Module &input, size_t index) {
   if (input.hasModuleInlineAsm())
-    fail(index, "it has module-level asm, which would be linked into the output whether or not the "
-                "module uses this link module; a link module may bring in only definitions");
+    fail(index, "it has module-level asm, which cannot be told apart by definition (what it defines, "
+                "and whether the module needs it, is not known before it is assembled); a link module may "
+                "bring in only definitions, with their module's constructors, destructors and used lists");
   for (const GlobalVariable &global : input.globals()) {
-    if (!global.hasAppendingLinkage() || !global.hasInitializer())
+    if (!global.hasAppendingLinkage() || !global.hasInitializer() || memberList(global.getName()))
       continue;
     auto *type = dyn_cast<ArrayType>(global.getValueType());
     if (type && type->getNumElements() == 0)
       continue;
-    StringRef name = global.getName();
-    std::string what = name == "llvm.global_ctors" || name == "llvm.global_dtors"
-                           ? " (its functions would run in the output)"
-                       : name == "llvm.used" || name == "llvm.compiler.used"
-                           ? " (its symbols would be kept in the output)"
-                           : " (an appending list, linked whatever the module references)";
-    fail(index, "it has '" + name.str() + "'" + what +
-                    "; a link module may bring in only the definitions the module needs");
+    fail(index, "it has '" + global.getName().str() +
+                    "', an appending list that is neither constructors, destructors nor a used list; "
+                    "a link module may bring in only definitions, with those lists");
   }
 }
 
 // A definition that the linker would have to choose against another: not
-// weak, linkonce, common or available_externally, and visible by name.
+// weak, linkonce, common, available_externally or appending (lists are
+// concatenated), and visible by name.
 bool strongDefinition(const GlobalValue &value) {
   return value.hasName() && !value.hasLocalLinkage() && !value.isDeclarationForLinker() &&
-         !value.isWeakForLinker();
+         !value.isWeakForLinker() && !value.hasAppendingLinkage();
 }
 
 // LinkOnlyNeeded skips a definition the module already has without a word;
@@ -112,56 +115,24 @@ void checkConflicts(const Module &input, size_t index, StringSet<> &defined) {
                                                 "earlier link module");
 }
 
-// The linker reports its errors as diagnostics; the compile's own handler
-// would turn them into a codegen error thrown through the linker's frames.
-// While linking, errors are recorded here for a LINK failure once the linker
-// has returned; warnings still reach the compile's handler (and the caller).
-struct LinkDiagnostics : DiagnosticHandler {
-  std::string errors;
-  DiagnosticHandler *compile = nullptr;
-  bool handleDiagnostics(const DiagnosticInfo &info) override {
-    if (info.getSeverity() != DS_Error)
-      return compile && compile->handleDiagnostics(info);
-    raw_string_ostream os(errors);
-    DiagnosticPrinterRawOStream printer(os);
-    if (!errors.empty())
-      os << "; ";
-    info.print(printer);
-    return true;
-  }
-};
-
-class SwapDiagnostics {
-public:
-  explicit SwapDiagnostics(LLVMContext &context)
-      : context(context), saved(context.getDiagnosticHandler()) {
-    auto handler = std::make_unique<LinkDiagnostics>();
-    handler->compile = saved.get();
-    mine = handler.get();
-    context.setDiagnosticHandler(std::move(handler));
-  }
-  ~SwapDiagnostics() { context.setDiagnosticHandler(std::move(saved), /*RespectFilters=*/true); }
-  const std::string &errors() const { return mine->errors; }
-
-private:
-  LLVMContext &context;
-  std::unique_ptr<DiagnosticHandler> saved;
-  LinkDiagnostics *mine = nullptr;
-};
-
-// The definitions the module needs from its link modules, to a fixed point:
-// starting from the module's declarations, every definition that resolves
-// one, then what those definitions reference, across all link modules in
-// any order. Each function it reaches is materialised (and so checked by
-// parse.h) before anything is linked.
+// The definitions the module needs from its link modules, to a fixed point,
+// as a program linker pulls archive members: starting from the module's
+// declarations, the first definition of each name (as the linker takes the
+// first), then what those definitions reference, across all link modules in
+// any order; a link module from which a definition is taken is pulled, and
+// what its constructor, destructor and used lists reference is needed too.
+// Each function it reaches is materialised (and so checked by parse.h)
+// before anything is linked.
 class Needs {
 public:
   Needs(Module &module, ArrayRef<std::unique_ptr<Module>> inputs, const AsmRules &rules)
-      : module(module), rules(rules) {
+      : module(module), inputs(inputs), rules(rules), pulled(inputs.size()) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       indexOf[inputs[i].get()] = i;
       for (GlobalValue &value : inputs[i]->global_values()) {
-        if (value.isDeclaration())
+        // An available_externally body only stands for a definition elsewhere
+        // (an object file has none of it): never linked from a link module.
+        if (value.isDeclarationForLinker())
           continue;
         if (value.hasName() && !value.hasLocalLinkage())
           definitions[value.getName()].push_back(&value);
@@ -173,8 +144,29 @@ public:
 
   void collect() {
     for (GlobalValue &value : module.global_values())
-      if (value.isDeclaration() && value.hasName())
+      if (value.isDeclarationForLinker() && value.hasName())
         need(value.getName());
+    for (bool grew = true; grew;) {
+      drain();
+      grew = false;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        if (pulled[i] || !touched.count(i))
+          continue;
+        pulled[i] = grew = true;
+        for (GlobalVariable &global : inputs[i]->globals())
+          if (global.hasAppendingLinkage() && memberList(global.getName()) && global.hasInitializer())
+            walk(global.getInitializer());
+      }
+    }
+  }
+
+  // Names the linker must bring in, each with the definition it takes.
+  const StringMap<GlobalValue *> &names() const { return needed; }
+  // Whether link module `index` is pulled in (a definition is taken from it).
+  bool isPulled(size_t index) const { return pulled[index]; }
+
+private:
+  void drain() {
     while (!work.empty()) {
       GlobalValue *value = work.pop_back_val();
       if (const Comdat *comdat = value->getComdat())
@@ -186,25 +178,21 @@ public:
       visitReferences(*value, follow);
     }
   }
-
-  // Names the linker must bring in, each with its first definition.
-  const StringMap<GlobalValue *> &names() const { return needed; }
-
-private:
   void need(StringRef name) {
     GlobalValue *ours = module.getNamedValue(name);
-    if (ours && !ours->isDeclaration())
+    if (ours && !ours->isDeclarationForLinker())
       return; // the module's own definition wins
     auto found = definitions.find(name);
     if (found == definitions.end())
       return; // defined nowhere: left to the program's linker
-    needed.try_emplace(name, found->second.front());
-    for (GlobalValue *definition : found->second)
-      queue(definition);
+    if (needed.try_emplace(name, found->second.front()).second)
+      queue(found->second.front());
   }
   void queue(GlobalValue *value) {
-    if (queued.insert(value).second)
+    if (queued.insert(value).second) {
       work.push_back(value);
+      touched.insert(indexOf[value->getParent()]);
+    }
   }
   void reach(GlobalValue *value) {
     if (!value->isDeclaration() && value->hasLocalLinkage())
@@ -252,7 +240,10 @@ private:
   };
 
   Module &module;
+  ArrayRef<std::unique_ptr<Module>> inputs;
   const AsmRules &rules;
+  std::vector<bool> pulled;
+  DenseSet<size_t> touched; // link modules a definition was queued from
   DenseMap<const Module *, size_t> indexOf;
   StringMap<SmallVector<GlobalValue *, 1>> definitions; // by name, across link modules
   DenseMap<const Comdat *, SmallVector<GlobalValue *, 2>> comdats;
@@ -268,8 +259,17 @@ private:
 // module holds it, whatever the order.
 void declare(Module &module, const StringMap<GlobalValue *> &needed) {
   for (const auto &[name, definition] : needed) {
-    if (module.getNamedValue(name))
+    if (GlobalValue *ours = module.getNamedValue(name)) {
+      // An available_externally body (C99 inline, an extern template) gives
+      // way to the definition it stands for: the linker links none over it.
+      if (auto *function = dyn_cast<Function>(ours); function && function->hasAvailableExternallyLinkage())
+        function->deleteBody();
+      else if (auto *global = dyn_cast<GlobalVariable>(ours); global && global->hasAvailableExternallyLinkage()) {
+        global->setInitializer(nullptr);
+        global->setLinkage(GlobalValue::ExternalLinkage);
+      }
       continue;
+    }
     Type *type = definition->getValueType();
     if (auto *function = dyn_cast<FunctionType>(type)) {
       Function::Create(function, GlobalValue::ExternalLinkage, definition->getAddressSpace(), name, &module);
@@ -299,7 +299,7 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
     options.target = target;
     inputs.push_back(parseModule(links[i], context, options));
     inputs.back()->setTargetTriple(module.getTargetTriple());
-    checkOnlyDefinitions(*inputs.back(), i);
+    checkWhatItBrings(*inputs.back(), i);
     checkConflicts(*inputs.back(), i, defined);
   }
   Needs needs(module, inputs, rules);
@@ -307,30 +307,43 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
   declare(module, needs.names());
   // What nothing needs is never loaded: a function left unmaterialised
   // becomes a declaration, so the linker cannot load a body no check saw.
+  // An available_externally variable becomes a declaration too: linked and
+  // internalised, it would be a private copy of a variable defined elsewhere.
   StringSet<> dropped;
-  for (std::unique_ptr<Module> &input : inputs)
+  for (std::unique_ptr<Module> &input : inputs) {
+    for (GlobalVariable &global : input->globals())
+      if (global.hasAvailableExternallyLinkage()) {
+        global.setInitializer(nullptr);
+        global.setLinkage(GlobalValue::ExternalLinkage);
+      }
     for (Function &function : *input)
       if (function.isMaterializable()) {
-        if (!function.hasLocalLinkage())
+        if (!function.hasLocalLinkage() && !function.hasAvailableExternallyLinkage())
           dropped.insert(function.getName());
         function.deleteBody();
         function.setComdat(nullptr);
       }
+  }
 
   // Internalised once all are linked: a definition internalised after its
   // own step could no longer resolve a later link module's reference to it.
   StringSet<> linked;
   {
-    SwapDiagnostics swap(context);
+    // The linker reports its errors as diagnostics; the compile's own handler
+    // would throw them through the linker's frames. Held, they make a LINK
+    // failure once the linker has returned.
+    HeldErrors held(context);
     Linker linker(module);
     for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!needs.isPulled(i))
+        continue; // like an archive member no symbol pulls in: nothing of it
       bool failed = linker.linkInModule(std::move(inputs[i]), Linker::LinkOnlyNeeded,
                                         [&](Module &, const StringSet<> &fromInput) {
                                           for (const auto &entry : fromInput)
                                             linked.insert(entry.getKey());
                                         });
-      if (failed || !swap.errors().empty())
-        fail(i, "the linker refused it: " + swap.errors());
+      if (failed || !held.errors().empty())
+        fail(i, "the linker refused it: " + held.errors());
     }
   }
   internalizeModule(module, [&](const GlobalValue &value) {

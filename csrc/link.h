@@ -6,17 +6,26 @@
 // internalised, so the optimiser may inline or drop it and the output
 // exports nothing the caller did not define.
 //
-// What a link module brings in, and nothing else:
+// What a link module brings in, as a program linker pulls members out of a
+// static archive:
 //  - the definitions the module needs, directly or through definitions of
 //    other link modules, to a fixed point, whatever the order of the link
-//    modules (the ROCm device libraries call each other both ways);
-//  - the module flags and named metadata LLVM's linker merges (conflicting
-//    module flags are a LinkError).
-// A link module that carries something that would land in the output
-// whether or not anything references it is refused: module-level asm, and
-// any non-empty appending list (llvm.global_ctors and llvm.global_dtors,
-// whose functions would run; llvm.used and llvm.compiler.used, whose
-// symbols would be kept; llvm.global.annotations...).
+//    modules (the ROCm device libraries call each other both ways); of a
+//    name several define, the first, as the linker takes it;
+//  - from a link module a definition is taken from (a pulled member): its
+//    llvm.global_ctors and global_dtors (their functions run in the
+//    program, as the member's static constructors would) and its llvm.used
+//    and llvm.compiler.used entries (kept), with what they need in turn;
+//    and its module flags and named metadata, merged as LLVM's linker merges
+//    them (conflicting module flags are a LinkError);
+//  - from a link module nothing is taken from: nothing at all.
+// Refused: module-level asm (what it defines, and so whether the module
+// needs it, is not known before it is assembled, and it would land in the
+// output whatever is pulled) and any other non-empty appending list (not
+// something a linker takes with a member; unknown, so refused). An
+// available_externally body in a link module is never linked (an object
+// file has none: it stands for a definition elsewhere), and the module's
+// own gives way to a definition a link module has.
 #ifndef LLVMPLUG_LINK_H
 #define LLVMPLUG_LINK_H
 

@@ -25,10 +25,12 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -57,15 +59,15 @@ private:
 
 std::string moduleName(size_t index) { return "llvmplug-module-" + std::to_string(index); }
 
-// The index moduleName gave, or SIZE_MAX for a name it did not give.
-size_t moduleIndex(StringRef name) {
+// The index in moduleName(index), if `name` is one of `count` modules'.
+std::optional<size_t> moduleIndex(StringRef name, size_t count) {
   size_t index = 0;
-  if (!name.consume_front("llvmplug-module-") || name.getAsInteger(10, index))
-    return SIZE_MAX;
+  if (!name.consume_front("llvmplug-module-") || name.getAsInteger(10, index) || index >= count)
+    return std::nullopt;
   return index;
 }
 
-// Timings calls that do nothing without a Timings.
+// Timings calls that do nothing without a Timings (an index out of range is ignored).
 struct Timer {
   Timings *timings;
   void stage(const char *name) const {
@@ -82,12 +84,19 @@ struct Timer {
   }
 };
 
-// Run job(0) .. job(count - 1) on at most `threads` big-stack threads.
-void runBounded(size_t count, unsigned threads, const std::function<void(size_t)> &job) {
+// Run job(0) .. job(count - 1) on at most `threads` big-stack threads, the
+// largest first (by `size`, a proxy for the work): started last, one large
+// module would leave the other threads idle while it runs alone.
+void runBounded(size_t count, unsigned threads, const std::function<size_t(size_t)> &size,
+                const std::function<void(size_t)> &job) {
+  std::vector<size_t> order(count);
+  for (size_t index = 0; index < count; ++index)
+    order[index] = index;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return size(a) > size(b); });
   std::atomic<size_t> next{0};
   runInParallel(std::min<size_t>(std::max(threads, 1u), count), [&](size_t) {
     for (size_t index; (index = next++) < count;)
-      job(index);
+      job(order[index]);
   });
 }
 
@@ -142,29 +151,35 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   return out;
 }
 
+// Per module: the IR names of the tentative definitions that prevail there,
+// with the alignment they must have.
+using CommonAlignments = std::vector<std::map<std::string, Align>>;
+
 // lto::LTO's in-process backend runs each module on LLVM's thread pool; this
 // one collects the jobs and runs them on big-stack threads (thin.h).
 class BigStackBackend : public lto::ThinBackendProc {
 public:
   BigStackBackend(const lto::Config &config, ModuleSummaryIndex &index,
                   const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
-                  ArrayRef<StringRef> libFuncs, unsigned threads, Timer timer)
+                  ArrayRef<StringRef> libFuncs, unsigned threads, const CommonAlignments &alignments, Timer timer)
       : ThinBackendProc(config, index, defined, nullptr, false, heavyweight_hardware_concurrency(1)),
         addStream_(std::move(addStream)), libFuncs_(libFuncs.begin(), libFuncs.end()), threads_(threads),
-        timer_(timer) {}
+        alignments_(alignments), timer_(timer) {}
 
   Error start(unsigned task, BitcodeModule module, const FunctionImporter::ImportMapTy &imports,
               const FunctionImporter::ExportSetTy &, const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes> &,
               MapVector<StringRef, BitcodeModule> &moduleMap) override {
     const GVSummaryMapTy &defined = ModuleToDefinedGVSummaries.find(module.getModuleIdentifier())->second;
     // The import lists and maps live until LTO::run returns, after wait().
+    sizes_.push_back(module.getBuffer().size());
     jobs_.push_back([this, task, module, &imports, &defined, &moduleMap]() mutable {
-      size_t part = moduleIndex(module.getModuleIdentifier());
+      size_t part = moduleIndex(module.getModuleIdentifier(), sizes_.size()).value_or(SIZE_MAX);
       timer_.partStage(part, "optimise"); // PreCodeGenModuleHook starts its code generation
       lto::LTOLLVMContext context(Conf);
       Expected<std::unique_ptr<Module>> parsed = module.parseModule(context);
       if (!parsed)
         throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO: " + toString(parsed.takeError()));
+      alignCommons(**parsed);
       std::vector<StringRef> libFuncs(libFuncs_.begin(), libFuncs_.end());
       if (Error error = lto::thinBackend(Conf, task, addStream_, **parsed, CombinedIndex, imports, defined,
                                          &moduleMap, /*CodeGenOnly=*/false, libFuncs))
@@ -176,16 +191,31 @@ public:
 
   Error wait() override {
     timer_.stage("optimise+codegen");
-    runBounded(jobs_.size(), threads_, [&](size_t index) { jobs_[index](); });
+    runBounded(
+        jobs_.size(), threads_, [&](size_t index) { return sizes_[index]; }, [&](size_t index) { jobs_[index](); });
     return Error::success();
   }
 
 private:
+  // The tentative definition that prevails gets the largest alignment any
+  // module asked for, as a program linker gives the merged symbol.
+  void alignCommons(Module &module) const {
+    std::optional<size_t> index = moduleIndex(module.getModuleIdentifier(), alignments_.size());
+    if (!index)
+      return;
+    for (const auto &[name, alignment] : alignments_[*index])
+      if (GlobalVariable *global = module.getNamedGlobal(name))
+        if (global->hasCommonLinkage() && global->getAlign().valueOrOne() < alignment)
+          global->setAlignment(alignment);
+  }
+
   AddStreamFn addStream_;
   std::vector<std::string> libFuncs_;
   unsigned threads_;
+  const CommonAlignments &alignments_;
   Timer timer_;
   std::vector<std::function<void()>> jobs_;
+  std::vector<size_t> sizes_; // each job's module's bitcode
 };
 
 // One output buffer per module, found by the module's identifier.
@@ -193,11 +223,10 @@ class Outputs {
 public:
   explicit Outputs(size_t count) : buffers_(count) {}
   SmallVector<char, 0> &forModule(StringRef name) {
-    StringRef digits = name;
-    size_t index = 0;
-    if (!digits.consume_front("llvmplug-module-") || digits.getAsInteger(10, index) || index >= buffers_.size())
+    std::optional<size_t> index = moduleIndex(name, buffers_.size());
+    if (!index)
       throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO produced output for an unknown module '" + name.str() + "'");
-    return buffers_[index];
+    return buffers_[*index];
   }
   std::vector<std::string> take() {
     std::vector<std::string> out;
@@ -210,6 +239,53 @@ private:
   std::vector<SmallVector<char, 0>> buffers_;
 };
 
+// Where each symbol defined in the modules prevails, resolved as a program
+// linker resolves definitions: a strong one over tentative (common) ones,
+// which prevail over weak and linkonce ones; of several tentative ones the
+// largest (the first of equals), given the largest alignment of all
+// (`alignments`); of weak ones the first. Two strong definitions are a
+// LinkError.
+struct Chosen {
+  size_t module;
+  enum Rank { Weak, Common, Strong } rank;
+  uint64_t size;
+  std::string irName;
+  MaybeAlign commonAlignment; // the largest of all tentative definitions'
+};
+
+std::map<std::string, Chosen> resolve(const std::vector<std::unique_ptr<lto::InputFile>> &inputs,
+                                      CommonAlignments &alignments) {
+  std::map<std::string, Chosen> chosen;
+  for (size_t index = 0; index < inputs.size(); ++index) {
+    for (const lto::InputFile::Symbol &symbol : inputs[index]->symbols()) {
+      if (symbol.isUndefined())
+        continue;
+      Chosen::Rank rank = symbol.isCommon() ? Chosen::Common : symbol.isWeak() ? Chosen::Weak : Chosen::Strong;
+      uint64_t size = rank == Chosen::Common ? symbol.getCommonSize() : 0;
+      MaybeAlign alignment = rank == Chosen::Common ? MaybeAlign(symbol.getCommonAlignment()) : std::nullopt;
+      Chosen candidate{index, rank, size, symbol.getIRName().str(), alignment};
+      auto [it, first] = chosen.try_emplace(symbol.getName().str(), candidate);
+      if (first)
+        continue;
+      Chosen &current = it->second;
+      if (rank == Chosen::Strong && current.rank == Chosen::Strong)
+        throw Failure(LLVMPLUG_ERROR_LINK, "'" + symbol.getName().str() + "' is defined by module " +
+                                               std::to_string(current.module) + " and module " +
+                                               std::to_string(index));
+      if (alignment && (!current.commonAlignment || *current.commonAlignment < *alignment))
+        current.commonAlignment = alignment;
+      if (rank > current.rank || (rank == Chosen::Common && current.rank == Chosen::Common && size > current.size)) {
+        candidate.commonAlignment = current.commonAlignment;
+        current = candidate;
+      }
+    }
+  }
+  for (const auto &[name, which] : chosen)
+    if (which.rank == Chosen::Common && which.commonAlignment)
+      alignments[which.module][which.irName] = *which.commonAlignment;
+  return chosen;
+}
+
 } // namespace
 
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings) {
@@ -219,11 +295,13 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
     settings.timings->parts(modules.size());
   timer.stage("summarise");
   std::vector<std::string> summarised(modules.size());
-  runBounded(modules.size(), settings.threads, [&](size_t index) {
-    timer.partStage(index, "summarise");
-    summarised[index] = preLink(modules[index], index, settings, reports);
-    timer.partStage(index, nullptr); // not counting the wait for the others
-  });
+  runBounded(
+      modules.size(), settings.threads, [&](size_t index) { return modules[index].size(); },
+      [&](size_t index) {
+        timer.partStage(index, "summarise");
+        summarised[index] = preLink(modules[index], index, settings, reports);
+        timer.partStage(index, nullptr); // not counting the wait for the others
+      });
   timer.stage("import"); // symbol resolution and the thin link, serial
 
   lto::Config config;
@@ -242,7 +320,7 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
 
   Outputs outputs(modules.size());
   config.PreCodeGenModuleHook = [&](unsigned, const Module &module) {
-    timer.partStage(moduleIndex(module.getModuleIdentifier()),
+    timer.partStage(moduleIndex(module.getModuleIdentifier(), modules.size()).value_or(SIZE_MAX),
                     settings.output == ThinSettings::Output::Bitcode ? "write" : "codegen");
     if (settings.beforeCodegen)
       settings.beforeCodegen(module);
@@ -257,52 +335,45 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   };
 
   unsigned threads = settings.threads;
+  CommonAlignments alignments(modules.size()); // filled by resolve, read by the backend
   lto::ThinBackend backend(
-      [threads, timer](const lto::Config &config, ModuleSummaryIndex &index,
-                       const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream, FileCache,
-                       ArrayRef<StringRef> libFuncs) {
+      [threads, &alignments, timer](const lto::Config &config, ModuleSummaryIndex &index,
+                                    const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
+                                    FileCache, ArrayRef<StringRef> libFuncs) {
         return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs, threads,
-                                                 timer);
+                                                 alignments, timer);
       },
       heavyweight_hardware_concurrency(threads));
   lto::LTO lto(std::move(config), std::move(backend));
 
-  // Symbol resolution as a linker would do it for objects that are linked
-  // again afterwards: every definition stays visible (nothing is internalised
-  // that a later link might need); the first definition of a weak symbol
-  // prevails; two strong definitions are a LinkError.
-  std::vector<std::unique_ptr<lto::InputFile>> inputs;
-  std::map<std::string, std::pair<size_t, bool>> definitions; // name -> (module, weak)
   std::vector<std::string> names; // the inputs' identifiers: LTO keeps references to them
   for (size_t index = 0; index < summarised.size(); ++index)
     names.push_back(moduleName(index));
+  std::vector<std::unique_ptr<lto::InputFile>> inputs;
   for (size_t index = 0; index < summarised.size(); ++index) {
     Expected<std::unique_ptr<lto::InputFile>> input =
         lto::InputFile::create(MemoryBufferRef(summarised[index], names[index]));
     if (!input)
       throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO input: " + toString(input.takeError()));
-    for (const lto::InputFile::Symbol &symbol : (*input)->symbols()) {
-      if (symbol.isUndefined())
-        continue;
-      auto [it, first] = definitions.emplace(symbol.getName().str(), std::make_pair(index, symbol.isWeak()));
-      if (first || symbol.isWeak())
-        continue;
-      if (!it->second.second)
-        throw Failure(LLVMPLUG_ERROR_LINK, "'" + symbol.getName().str() + "' is defined by module " +
-                                               std::to_string(it->second.first) + " and module " +
-                                               std::to_string(index));
-      it->second = {index, false}; // a strong definition beats the weak one seen first
-    }
     inputs.push_back(std::move(*input));
   }
+  std::map<std::string, Chosen> chosen = resolve(inputs, alignments);
   for (size_t index = 0; index < inputs.size(); ++index) {
     std::vector<lto::SymbolResolution> resolutions;
     for (const lto::InputFile::Symbol &symbol : inputs[index]->symbols()) {
       lto::SymbolResolution resolution;
       if (!symbol.isUndefined()) {
-        auto found = definitions.find(symbol.getName().str());
-        resolution.Prevailing = found->second.first == index;
-        resolution.VisibleToRegularObj = true;
+        resolution.Prevailing = chosen.find(symbol.getName().str())->second.module == index;
+        // The outputs are linked again afterwards with objects this call
+        // never sees (as lld's output is with -r): every definition stays
+        // visible to them, but for a linkonce_odr one whose address does not
+        // matter (unnamed_addr; for a variable, a constant): any other object
+        // that uses it defines it too, and a private copy cannot be told from
+        // it, so ThinLTO keeps it only where a module here still needs it.
+        // Another linkonce one may be a C++ inline function's static local,
+        // whose one copy every object shares, or a function whose address is
+        // compared across files: visible.
+        resolution.VisibleToRegularObj = !symbol.canBeOmittedFromSymbolTable();
       }
       resolutions.push_back(resolution);
     }

@@ -59,8 +59,13 @@ struct ThinResult {
 
 // `modules` are bitcode, each ready for code generation but not optimised:
 // the target's triple and data layout set, link modules linked in, function
-// attributes applied. Definitions must not conflict between modules (a
-// LinkError names the symbol). Throws Failure.
+// attributes applied. Symbols resolve as a program linker resolves them
+// (thin.cpp's resolve): two strong definitions of a name are a LinkError
+// naming it; tentative (common) ones merge, the largest prevailing with the
+// largest alignment; weak and linkonce ones yield. A linkonce_odr
+// definition whose address does not matter (unnamed_addr) is not visible to
+// later links (every other object that uses one defines it too), so ThinLTO
+// keeps it only where a module still needs it. Throws Failure.
 ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettings &settings);
 
 } // namespace llvmplug

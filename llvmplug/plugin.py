@@ -260,13 +260,15 @@ class Plugin:
                 device libraries) linked into ``module`` before optimisation.
                 A link module brings in only the definitions the module needs,
                 directly or through other link modules (in any order), and
-                they are internalised; its module flags and named metadata are
-                merged as LLVM's linker merges them. A link module with module
-                asm or a non-empty appending list (``llvm.global_ctors``/
-                ``dtors``, ``llvm.used``, ``llvm.compiler.used``...), which
-                would reach the output whatever the module uses, is a
-                LinkError. Each is parsed as the module is, with the same
-                limits and asm policy.
+                they are internalised. Like an archive member: one that a
+                definition is taken from also brings its constructors,
+                destructors and ``llvm.used``/``llvm.compiler.used`` entries
+                (and what they need), its module flags and named metadata
+                merged as LLVM's linker merges them; one that nothing is taken
+                from brings nothing. A link module with module asm (which
+                cannot be told apart by definition) or another non-empty
+                appending list is a LinkError. Each is parsed as the module
+                is, with the same limits and asm policy.
             timeout: seconds; only ``isolation="process"`` can stop a compile,
                 so in process anything but ``None`` is an ArgumentError.
             cache: an :class:`llvmplug.Cache` for this call (``None``: none);
@@ -346,8 +348,11 @@ class Plugin:
         module is promoted under a unique ``.llvm.<hash>`` name.
 
         Args:
-            modules: the modules, IR text or bitcode; their definitions must
-                not conflict (``LinkError``).
+            modules: the modules, IR text or bitcode. Their symbols resolve
+                as a program linker resolves them: two strong definitions of
+                one name are a ``LinkError``; tentative (``common``) ones merge
+                (the largest, with the largest alignment); weak and linkonce
+                ones yield to them.
             output: ``"obj"``, ``"asm"``, or ``"bc"`` to stop before code
                 generation and get each module optimised, as bitcode.
             link: modules linked into each module first (libdevice...).

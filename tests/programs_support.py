@@ -1,24 +1,32 @@
-"""Real multi-file C programs, fetched at test time, built through llvmplug and run against their own tests.
+"""Real multi-file C and C++ programs, fetched at test time, built through llvmplug and run against their own tests.
 
 Each program's upstream sources come from its Debian source package (the
 ordinary client: ``apt-get source --download-only`` against a private list of
 ``deb-src`` lines, so the machine's apt configuration is never touched and no
-root is needed). Nothing is vendored. Debian's ``clang-19`` turns every C
-file into unoptimised bitcode (``-O2 -Xclang -disable-llvm-passes``: no
-``optnone``, so llvmplug's pipeline does all the optimising), which llvmplug
-then compiles three ways, as a build would use it:
+root is needed). Nothing is vendored. Debian's ``clang-19`` (``clang++-19``
+for C++) turns every file into unoptimised bitcode (``-O2 -Xclang
+-disable-llvm-passes``: no ``optnone``, so llvmplug's pipeline does all the
+optimising), which llvmplug then compiles the ways a build would use it
+(the program's ``modes``):
 
 - ``compile``: each file into one object;
-- ``compile_parts``: each file split into parts, every part an object;
+- ``compile_parts`` (``compile_parts:N``): each file split into parts, every
+  part an object;
+- ``compile_modules``: every file of an executable together, ThinLTO's way,
+  one object each;
+- ``compile_modules_bc``: the same stopped before code generation
+  (``output="bc"``), each file's optimised bitcode then generated with
+  ``compile(..., flags="-passes=")``: the pre-backend flow of ThinLTO builds;
 - ``link``: each executable's main file with every other file in ``link=``,
   one object.
 
-The objects are linked with ``cc`` and the program's own tests run on the
-result. A program that cannot be fetched or built for want of the network,
-apt or clang-19 raises ``Unavailable``; ``available`` turns that into a
-failed test under CI=true and a skip elsewhere (as tests/conftest.py's
-headline guard does). benchmarks/bigmodule.py uses the same helpers (Lua in
-one module) and reports the reason instead.
+The objects are linked by the system's driver (``cc``; ``g++`` for C++) and
+the program's own tests run on the result. A program that cannot be fetched
+or built for want of the network, apt, clang-19 or g++ raises
+``Unavailable``; ``available`` turns that into a failed test under CI=true
+and a skip elsewhere (as tests/conftest.py's headline guard does).
+benchmarks/bigmodule.py uses the same helpers (Lua in one module) and
+reports the reason instead; benchmarks/cxx.py builds muparser.
 """
 
 from __future__ import annotations
@@ -37,13 +45,17 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("LLVMPLUG_PROGRAMS_CACHE") or ROOT / "build" / "programs")
 CLANG = "clang-19"
+CLANGXX = "clang++-19"
+CXX_DRIVER = "g++"  # the system C++ driver: links libstdc++ and the C++ runtime
 # Debian's release whose sources the programs come from; pinned, as the checks name its versions.
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 MODES = ("compile", "compile_parts", "link")
+CXX_MODES = ("compile", "compile_parts:2", "compile_parts:4", "compile_modules", "compile_modules_bc", "link")
 PARTS = 3
 FLAGS = "-O2 -relocation-model=pic"
+THREADS = 2
 
 
 class Unavailable(Exception):
@@ -75,9 +87,15 @@ class Program:
     defines: tuple[str, ...] = ()
     includes: tuple[str, ...] = (".",)
     cc_libs: tuple[str, ...] = ()
+    language: str = "c"  # or "c++"
+    modes: tuple[str, ...] = MODES
 
     def files(self) -> list[str]:
         return list(self.library) + [name for own in self.executables.values() for name in own]
+
+    @property
+    def compiler(self) -> str:
+        return CLANGXX if self.language == "c++" else CLANG
 
 
 def _apt(root: Path, *args: str) -> subprocess.CompletedProcess:
@@ -123,32 +141,63 @@ def fetch(package: str) -> Path:
 
 
 def bitcode(program: Program, sources: Path, out: Path) -> dict[str, bytes]:
-    """Each C file as clang-19's unoptimised bitcode, by file name."""
-    if shutil.which(CLANG) is None:
-        raise Unavailable(f"{CLANG} (Debian's clang-19) turns the programs into bitcode; it is not installed")
+    """Each file as clang-19's (clang++-19's) unoptimised bitcode, by file name."""
+    compiler = program.compiler
+    if shutil.which(compiler) is None:
+        raise Unavailable(f"{compiler} (Debian's clang-19) turns the programs into bitcode; it is not installed")
     modules = {}
     for name in program.files():
         target = out / (name.replace("/", "_") + ".bc")
-        command = [CLANG, "-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c", "-w", "-fPIC",
+        command = [compiler, "-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c", "-w", "-fPIC",
                    *(f"-I{sources / d}" for d in program.includes), *program.defines, str(sources / name),
                    "-o", str(target)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, f"{CLANG} {name}: {done.stderr[-2000:]}"
+        assert done.returncode == 0, f"{compiler} {name}: {done.stderr[-2000:]}"
         modules[name] = target.read_bytes()
     return modules
 
 
-def objects(plugin, program: Program, modules: dict[str, bytes], mode: str, executable: str) -> list[bytes]:
-    """The objects of one executable, built by llvmplug in `mode`."""
+def cxx_to_ir(source: str, out: Path, *flags: str) -> str:
+    """One C++ file as clang++-19's IR text, unoptimised (`flags` added)."""
+    if shutil.which(CLANGXX) is None:
+        raise Unavailable(f"{CLANGXX} (Debian's clang-19) turns C++ into IR; it is not installed")
+    (out / "unit.cpp").write_text(source)
+    done = subprocess.run([CLANGXX, "-O2", "-Xclang", "-disable-llvm-passes", "-S", "-emit-llvm", "-fPIC", *flags,
+                           str(out / "unit.cpp"), "-o", str(out / "unit.ll")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, f"{CLANGXX}: {done.stderr[-2000:]}"
+    return (out / "unit.ll").read_text()
+
+
+def objects(plugin, program: Program, modules: dict[str, bytes], mode: str, executable: str,
+            threads: int = THREADS) -> list[bytes]:
+    """The objects of one executable, built by llvmplug in `mode` (see the top of this file)."""
     own = program.executables[executable]
     names = list(own) + list(program.library)
+    units = [modules[name] for name in names]
     if mode == "compile":
-        return [plugin.compile(modules[name], flags=FLAGS) for name in names]
-    if mode == "compile_parts":
-        return [part for name in names for part in plugin.compile_parts(modules[name], flags=FLAGS, parts=PARTS)]
+        return [plugin.compile(unit, flags=FLAGS) for unit in units]
+    if mode.startswith("compile_parts"):
+        parts = int(mode.partition(":")[2] or PARTS)
+        return [part for unit in units for part in plugin.compile_parts(unit, flags=FLAGS, parts=parts)]
+    if mode == "compile_modules":
+        return plugin.compile_modules(units, flags=FLAGS, threads=threads)
+    if mode == "compile_modules_bc":
+        optimised = plugin.compile_modules(units, flags=FLAGS, output="bc", threads=threads)
+        return [plugin.compile(unit, flags=f"-passes= {FLAGS}") for unit in optimised]
     if mode == "link":
-        return [plugin.compile(modules[own[0]], flags=FLAGS, link=[modules[name] for name in names[1:]])]
+        return [plugin.compile(units[0], flags=FLAGS, link=units[1:])]
     raise ValueError(f"no build mode {mode!r}")
+
+
+def driver(program: Program, cc: str) -> str:
+    """What links the program's objects: `cc`, or the system C++ driver for C++."""
+    if program.language != "c++":
+        return cc
+    found = shutil.which(CXX_DRIVER)
+    if found is None:
+        raise Unavailable(f"{CXX_DRIVER} links the C++ programs (libstdc++, the C++ runtime); it is not installed")
+    return found
 
 
 def link(cc: str, program: Program, parts: list[bytes], out: Path) -> Path:
@@ -157,9 +206,9 @@ def link(cc: str, program: Program, parts: list[bytes], out: Path) -> Path:
         path = out.with_name(f"{out.name}-{index}.o")
         path.write_bytes(data)
         paths.append(str(path))
-    done = subprocess.run([cc, "-o", str(out), *paths, *program.cc_libs], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, f"cc could not link {out.name}: {done.stderr[-3000:]}"
+    done = subprocess.run([driver(program, cc), "-o", str(out), *paths, *program.cc_libs], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, f"{driver(program, cc)} could not link {out.name}: {done.stderr[-3000:]}"
     return out
 
 
@@ -220,7 +269,39 @@ BZIP2 = Program(
     check=_check_bzip2,
 )
 
-PROGRAMS = {program.package: program for program in (ZLIB, BZIP2)}
+
+# -- muparser: a C++ library (exceptions, virtual classes and their typeinfo,
+# templates, libstdc++ in every file, <iostream>'s static constructor in
+# every file), with its own test runner (test/t_ParserTest.cpp, its CTest).
+
+MUPARSER_TESTS = ("name restriction enforcement", "syntax engine", "postfix operators", "infix operators", "variable/constant detection",
+                  "multiarg functions", "expression samples", "if-then-else operator", "member functions",
+                  "binary operators", "error codes", "string arguments", "bulkmode", "optimizer")
+
+
+def _check_muparser(programs: dict[str, Path], sources: Path, scratch: Path) -> None:
+    # ParserTester::Run: 596 expressions in muparser 2.3.3 (Debian's bookworm), exit status = failures.
+    report = run([str(programs["t_ParserTest"])], scratch).decode()
+    for group in MUPARSER_TESTS:
+        assert f"testing {group}...passed" in report, f"t_ParserTest's report lacks {group!r}:\n{report}"
+    assert "Test passed (596 expressions)" in report, report
+
+
+MUPARSER = Program(
+    package="muparser",
+    library=tuple(f"src/{name}.cpp" for name in ("muParser", "muParserBase", "muParserBytecode", "muParserCallback",
+                                                 "muParserDLL", "muParserError", "muParserInt", "muParserTest",
+                                                 "muParserTokenReader")),
+    executables={"t_ParserTest": ("test/t_ParserTest.cpp",)},
+    # As its CMakeLists.txt builds the static library (C API included), without OpenMP.
+    defines=("-std=c++11", "-DMUPARSER_DLL", "-DMUPARSER_STATIC"),
+    includes=("include",),
+    check=_check_muparser,
+    language="c++",
+    modes=CXX_MODES,
+)
+
+PROGRAMS = {program.package: program for program in (ZLIB, BZIP2, MUPARSER)}
 
 
 # -- one multi-megabyte real module: Lua 5.4, every file in one translation unit --

@@ -262,21 +262,106 @@ def test_a_set_of_libraries_links_the_same_in_every_order(load_object, order):
     assert lib.entry(5) == (5 + 10) * 2 + 1
 
 
-# -- what a link module may bring in: definitions the module needs, nothing else -------
+# -- what a link module brings in: as a program linker pulls archive members (issue 26 §2) ----
+
+def _library(name: str, value: int, calls: str = "", extra: str = "") -> str:
+    """A link module like a C++ translation unit: @<name>_get reads a state its
+    constructor set, its destructor prints '<name> bye', @<name>_keep is in
+    llvm.used. `calls` names a function its constructor also calls."""
+    call = f"  call void @{calls}()\n" if calls else ""
+    declare = f"declare void @{calls}()\n" if calls else ""
+    return f"""@{name}_state = internal global i32 0
+@.{name}_bye = private constant [{len(name) + 5} x i8] c"{name} bye\\00"
+@.{name}_hi = private constant [{len(name) + 4} x i8] c"{name} hi\\00"
+@llvm.global_ctors = appending global [1 x {{ i32, ptr, ptr }}] [{{ i32, ptr, ptr }} {{ i32 65535, ptr @{name}_init, ptr null }}]
+@llvm.global_dtors = appending global [1 x {{ i32, ptr, ptr }}] [{{ i32, ptr, ptr }} {{ i32 65535, ptr @{name}_fini, ptr null }}]
+@llvm.used = appending global [1 x ptr] [ptr @{name}_keep], section "llvm.metadata"
+declare i32 @puts(ptr)
+{declare}define internal void @{name}_init() {{
+  store i32 {value}, ptr @{name}_state
+  %p = call i32 @puts(ptr @.{name}_hi)
+{call}  ret void
+}}
+define internal void @{name}_fini() {{
+  %p = call i32 @puts(ptr @.{name}_bye)
+  ret void
+}}
+define i32 @{name}_keep() {{
+  ret i32 9
+}}
+define i32 @{name}_get(i32 %x) {{
+  %s = load i32, ptr @{name}_state
+  %r = add i32 %x, %s
+  ret i32 %r
+}}
+{extra}"""
+
+
+def _calling(*names: str) -> str:
+    declarations = "".join(f"declare i32 @{n}_get(i32)\n" for n in names)
+    calls = "".join(f"  %v{i} = call i32 @{n}_get(i32 %x)\n  %s{i + 1} = add i32 %s{i}, %v{i}\n"
+                    for i, n in enumerate(names))
+    return f"{declarations}define i32 @entry(i32 %x) {{\n  %s0 = add i32 0, 0\n{calls}  ret i32 %s{len(names)}\n}}\n"
+
+
+def _run(obj: bytes, tmp_path, cc, name: str) -> str:
+    (tmp_path / f"{name}.o").write_bytes(obj)
+    (tmp_path / f"{name}.c").write_text('#include <stdio.h>\nint entry(int);\n'
+                                        'int main(void) { printf("entry %d\\n", entry(1)); return 0; }\n')
+    linked = subprocess.run([cc, "-o", str(tmp_path / name), str(tmp_path / f"{name}.c"), str(tmp_path / f"{name}.o")],
+                            capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+    ran = subprocess.run([str(tmp_path / name)], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout
+
+
+def test_a_pulled_link_module_brings_its_constructors_destructors_and_used_list(tmp_path, cc):
+    """As a linker pulling an archive member: a link module from which a
+    definition is needed contributes its llvm.global_ctors, global_dtors
+    and llvm.used entries (today's main refused any of them: every C++ file
+    that includes <iostream> has a constructor)."""
+    obj = llvmplug.compile(_calling("lib"), flags="-relocation-model=pic", link=[_library("lib", 40)])
+    assert _run(obj, tmp_path, cc, "pulled") == "lib hi\nentry 41\nlib bye\n"
+    defined, _ = symbols(obj)
+    assert defined == {"entry", "lib_keep"}  # llvm.used keeps its symbol as it was; the rest is internalised
+
+
+def test_a_link_module_nothing_is_needed_from_brings_nothing(tmp_path, cc):
+    """An archive member no symbol pulls in adds nothing: not its
+    constructors, destructors or used list, not its module flags."""
+    unneeded = _library("spare", 1) + '!llvm.module.flags = !{!0}\n!0 = !{i32 1, !"wchar_size", i32 2}\n'
+    main = _calling("lib") + '!llvm.module.flags = !{!0}\n!0 = !{i32 1, !"wchar_size", i32 4}\n'
+    obj = llvmplug.compile(main, flags="-relocation-model=pic", link=[unneeded, _library("lib", 40)])
+    assert _run(obj, tmp_path, cc, "unneeded") == "lib hi\nentry 41\nlib bye\n"
+    assert symbols(obj)[0] == {"entry", "lib_keep"}
+    ir = llvmplug.compile(main, flags="-passes=", output="ll", link=[unneeded, _library("lib", 40)]).decode()
+    assert "spare" not in ir
+
+
+@pytest.mark.parametrize("order", ["a-then-b", "b-then-a"])
+def test_what_a_pulled_constructor_needs_pulls_its_module_in_too(tmp_path, cc, order):
+    """The fixed point takes the lists in: a's constructor calls b's
+    function, so b is pulled in as well, with its own constructor."""
+    b = _library("b", 2, extra="define void @b_touch() {\n  ret void\n}\n")
+    a = _library("a", 40, calls="b_touch")
+    links = [a, b] if order == "a-then-b" else [b, a]
+    obj = llvmplug.compile(_calling("a"), flags="-relocation-model=pic", link=links)
+    out = _run(obj, tmp_path, cc, f"fixed-{order}").splitlines()
+    assert sorted(out[:2]) == ["a hi", "b hi"] and out[2] == "entry 41" and sorted(out[3:]) == ["a bye", "b bye"]
+    assert symbols(obj)[0] == {"entry", "a_keep", "b_keep"}
+
 
 @pytest.mark.parametrize("extra, what", [
-    ("@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init, "
-     "ptr null }]\ndefine void @init() {\n  ret void\n}\n", "'llvm.global_ctors' .*would run"),
-    ("@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @fini, "
-     "ptr null }]\ndefine void @fini() {\n  ret void\n}\n", "'llvm.global_dtors'"),
-    ("@llvm.used = appending global [1 x ptr] [ptr @keep], section \"llvm.metadata\"\n"
-     "define void @keep() {\n  ret void\n}\n", "'llvm.used' .*would be kept"),
-    ("@llvm.compiler.used = appending global [1 x ptr] [ptr @keep], section \"llvm.metadata\"\n"
-     "define void @keep() {\n  ret void\n}\n", "'llvm.compiler.used'"),
     ('module asm ".globl from_asm"\nmodule asm "from_asm: ret"\n', "module-level asm"),
+    ('@llvm.global.annotations = appending global [1 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, ptr } '
+     '{ ptr @helper, ptr @helper, ptr @helper, i32 1, ptr null }], section "llvm.metadata"\n',
+     "'llvm.global.annotations', an appending list that is neither"),
 ])
-def test_a_link_module_that_would_bring_in_more_than_definitions_is_a_link_error(extra, what):
-    """Today's main links these in whether or not anything uses them (the ctor runs, @keep stays external)."""
+def test_a_link_module_with_module_asm_or_another_list_is_a_link_error(extra, what):
+    """Module asm cannot be attributed to a definition (what it defines is
+    not known before it is assembled), and an appending list other than the
+    four a linker takes with a member is unknown: both refused."""
     with pytest.raises(llvmplug.LinkError, match=f"link module 1: it has {what}"):
         llvmplug.compile(MAIN, link=[LIBRARY + extra])
 
@@ -313,4 +398,14 @@ def test_what_a_debug_record_refers_to_is_linked():
     # module's @g was dropped and the object referred to g undefined.
     library = llvmplug.compile(REFERS_THROUGH_A_RECORD, flags="-passes=", output="bc")
     obj = llvmplug.compile(CALLS_F, flags="-O0", link=[library])
+    assert symbols(obj) == ({"entry"}, set())
+
+
+def test_an_available_externally_copy_in_the_module_gives_way_to_the_linked_definition(tmp_path, cc):
+    """C99 inline (or an extern template): the module's available_externally
+    body stands for a definition in a link module; that definition is
+    linked, as the program's linker would find it."""
+    main = MAIN.replace("declare i32 @helper(i32)", "define available_externally i32 @helper(i32 %x) {\n"
+                        "  %y = mul i32 %x, 3\n  ret i32 %y\n}")
+    obj = llvmplug.compile(main, flags="-O0 -relocation-model=pic", link=[LIBRARY])
     assert symbols(obj) == ({"entry"}, set())

@@ -288,3 +288,225 @@ def test_promoted_names_are_unique_to_the_module_and_stable(plugin, tmp_path):
     assert all(re.fullmatch(r"[\w.]+\.llvm\.\d+", name) for name in first | second)
     assert not first & second
     assert promoted(unit("first", "one says")) == first
+
+
+# -- every definition a part needs, whatever its linkage (issue 26 §1) ----------------------
+
+CALLERS = 16  # enough callers that every part of 2..8 calls each kind
+
+
+def run_program(objects: list[bytes], main: str, tmp_path: Path, cc: str, name: str) -> str:
+    """Link the objects with a C `main` and run it; its standard output."""
+    paths = []
+    for index, data in enumerate(objects):
+        path = tmp_path / f"{name}-{index}.o"
+        path.write_bytes(data)
+        paths.append(str(path))
+    (tmp_path / f"{name}.c").write_text(main)
+    program = tmp_path / name
+    linked = subprocess.run([cc, "-o", str(program), str(tmp_path / f"{name}.c"), *paths], capture_output=True,
+                            text=True)
+    assert linked.returncode == 0, linked.stderr[-3000:]
+    ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout
+
+
+def callers(calls: str, count: int = CALLERS) -> str:
+    """@f0..@f<count-1>(x): `calls` (IR lines reading %x, leaving %r) plus the caller's index."""
+    return "\n".join(f"define i32 @f{i}(i32 %x) noinline {{\n{calls}\n  %out = add i32 %r, {i}\n  ret i32 %out\n}}"
+                     for i in range(count)) + "\n"
+
+
+def main_calling(count: int = CALLERS, before: str = "", after: str = "") -> str:
+    declarations = "".join(f"int f{i}(int);\n" for i in range(count))
+    calls = "".join(f'  printf("%d\\n", f{i}({i + 1}));\n' for i in range(count))
+    return f"#include <stdio.h>\n{before}\n{declarations}int main(void) {{\n{calls}{after}  return 0;\n}}\n"
+
+
+ALWAYS_INLINE = """$helper = comdat any
+define linkonce_odr i32 @helper(i32 %x) alwaysinline comdat {
+  %r = mul i32 %x, 3
+  ret i32 %r
+}
+""" + callers("  %r = call i32 @helper(i32 %x)")
+
+
+@pytest.mark.parametrize("parts", [2, 4])
+def test_an_always_inline_linkonce_function_called_from_every_part_links(plugin, tmp_path, cc, parts):
+    """Issue 26 §1, its smallest form: the split kept the one linkonce_odr
+    definition in one part, whose always-inliner inlined and deleted it; the
+    other parts still called it (undefined reference to `helper`)."""
+    objects = plugin.compile_parts(ALWAYS_INLINE, flags="-relocation-model=pic", parts=parts)
+    assert len(objects) == parts
+    out = run_program(objects, main_calling(), tmp_path, cc, f"inline{parts}")
+    assert out == "".join(f"{(i + 1) * 3 + i}\n" for i in range(CALLERS))
+
+
+# Every kind of definition the issue names, each used from every caller: what
+# each adds to x is its own number, so a wrong or missing one shows.
+KINDS = """$ai = comdat any
+$alt = comdat any
+$mix = comdat any
+$kv = comdat any
+$gv = comdat any
+@gv = linkonce_odr global i32 5, comdat
+@kv = linkonce_odr global i32 0, comdat
+@counter = internal global i32 0
+@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @kvinit, ptr @kv }]
+define internal void @kvinit() comdat($kv) {
+  store i32 42, ptr @kv
+  ret void
+}
+define linkonce_odr i32 @ai(i32 %x) alwaysinline comdat {
+  %r = mul i32 %x, 3
+  ret i32 %r
+}
+define linkonce_odr i32 @ni(i32 %x) noinline {
+  %r = add i32 %x, 11
+  ret i32 %r
+}
+define linkonce i32 @lo(i32 %x) noinline {
+  %r = add i32 %x, 13
+  ret i32 %r
+}
+define available_externally i32 @ae(i32 %x) {
+  %r = add i32 %x, 7
+  ret i32 %r
+}
+define weak i32 @wk(i32 %x) noinline {
+  %r = add i32 %x, 17
+  ret i32 %r
+}
+define weak_odr i32 @wo(i32 %x) alwaysinline {
+  %r = add i32 %x, 19
+  ret i32 %r
+}
+define linkonce_odr i32 @alt(i32 %x) comdat {
+  %r = add i32 %x, 23
+  ret i32 %r
+}
+@al = linkonce_odr alias i32 (i32), ptr @alt
+@ifn = ifunc i32 (i32), ptr @resolver
+define internal ptr @resolver() {
+  ret ptr @impl
+}
+define internal i32 @impl(i32 %x) {
+  %r = add i32 %x, 29
+  ret i32 %r
+}
+define internal i32 @sai(i32 %x) alwaysinline {
+  %c = load i32, ptr @counter
+  %c1 = add i32 %c, 1
+  store i32 %c1, ptr @counter
+  %r = add i32 %x, 31
+  ret i32 %r
+}
+define linkonce_odr i32 @mix(i32 %x) alwaysinline comdat {
+  %h = call i32 @mixhelper(i32 %x)
+  ret i32 %h
+}
+define internal i32 @mixhelper(i32 %x) noinline comdat($mix) {
+  %r = add i32 %x, 37
+  ret i32 %r
+}
+define i32 @count() {
+  %c = load i32, ptr @counter
+  ret i32 %c
+}
+""" + callers("""  %a = call i32 @ai(i32 %x)
+  %b = call i32 @ni(i32 %a)
+  %c = call i32 @lo(i32 %b)
+  %d = call i32 @ae(i32 %c)
+  %e = call i32 @wk(i32 %d)
+  %f = call i32 @wo(i32 %e)
+  %g = call i32 @al(i32 %f)
+  %h = call i32 @ifn(i32 %g)
+  %j = call i32 @sai(i32 %h)
+  %k = call i32 @mix(i32 %j)
+  %gv = load i32, ptr @gv
+  %kv = load i32, ptr @kv
+  %l = add i32 %k, %gv
+  %r = add i32 %l, %kv""")
+# @ae is available_externally: the program defines it, as a library would.
+KINDS_MAIN = main_calling(before="int ae(int x) { return x + 7; }\nint count(void);",
+                          after='  printf("%d\\n", count());\n')
+KINDS_OUT = "".join(f"{(i + 1) * 3 + 11 + 13 + 7 + 17 + 19 + 23 + 29 + 31 + 37 + 5 + 42 + i}\n"
+                    for i in range(CALLERS)) + f"{CALLERS}\n"
+
+
+@pytest.mark.parametrize("parts, flags", [(2, "-O2"), (3, "-O2"), (4, "-O2"), (8, "-O2"), (2, "-O0"), (3, "-O3"),
+                                          (2, "-passes=default<O2>")])
+def test_parts_keep_every_kind_of_definition_they_need(plugin, tmp_path, cc, parts, flags):
+    """linkonce_odr (always_inline in a comdat, noinline), linkonce,
+    available_externally, weak, weak_odr, an alias in a comdat, an ifunc, a
+    static always_inline function, a linkonce_odr function in a comdat with a
+    static (which cannot be copied), comdat variables and a comdat-keyed
+    constructor: the parts link and run as the whole module does."""
+    whole = plugin.compile(KINDS, flags=f"-relocation-model=pic {flags}")
+    assert run_program([whole], KINDS_MAIN, tmp_path, cc, "whole") == KINDS_OUT
+    objects = plugin.compile_parts(KINDS, flags=f"-relocation-model=pic {flags}", parts=parts)
+    assert len(objects) == parts
+    name = f"kinds{parts}{flags.strip('-=<>').replace('<', '')}"
+    assert run_program(objects, KINDS_MAIN, tmp_path, cc, name) == KINDS_OUT
+
+
+KEYS = 8  # keyed variables, so that for any part count some land apart from the list
+KEYED = "".join(f"""$kv{k} = comdat any
+@kv{k} = linkonce_odr global i32 0, comdat
+define internal void @kvinit{k}() comdat($kv{k}) {{
+  store i32 {k + 1}, ptr @kv{k}
+  ret void
+}}
+""" for k in range(KEYS)) + (
+    f"@llvm.global_ctors = appending global [{KEYS} x {{ i32, ptr, ptr }}] ["
+    + ", ".join(f"{{ i32, ptr, ptr }} {{ i32 65535, ptr @kvinit{k}, ptr @kv{k} }}" for k in range(KEYS)) + "]\n"
+) + callers("\n".join(f"  %v{k} = load i32, ptr @kv{k}\n  %s{k} = add i32 {'%x' if k == 0 else f'%s{k - 1}'}, %v{k}"
+                       for k in range(KEYS)) + f"\n  %r = add i32 %s{KEYS - 1}, 0")
+
+
+@pytest.mark.parametrize("flags", ["-O2", "-passes=default<O2>"])
+def test_a_comdat_keyed_constructor_runs_whatever_part_holds_it(plugin, tmp_path, cc, flags):
+    """A template's static member with a dynamic initialiser: its
+    llvm.global_ctors entry is emitted into the variable's comdat group. In
+    another part than the variable, the program linker kept one of the two
+    groups of that name and the initialiser never ran (-passes= path)."""
+    for parts in (2, 3, 4):
+        objects = plugin.compile_parts(KEYED, flags=f"-relocation-model=pic {flags}", parts=parts)
+        out = run_program(objects, main_calling(), tmp_path, cc, f"keyed{parts}{len(flags)}")
+        assert out == "".join(f"{i + 1 + KEYS * (KEYS + 1) // 2 + i}\n" for i in range(CALLERS)), parts
+
+
+def test_copies_are_optimised_away_where_they_prevail_elsewhere(plugin, tmp_path):
+    """A linkonce_odr function that every part calls is defined once in the
+    linked program (ThinLTO keeps one copy), not once per part."""
+    from elftools.elf.elffile import ELFFile
+
+    ir = """define linkonce_odr i32 @shared(i32 %x) noinline {
+  %r = mul i32 %x, 5
+  ret i32 %r
+}
+""" + callers("  %r = call i32 @shared(i32 %x)")
+    objects = plugin.compile_parts(ir, flags="-relocation-model=pic", parts=4)
+    definitions = 0
+    for index, data in enumerate(objects):
+        path = tmp_path / f"shared{index}.o"
+        path.write_bytes(data)
+        with path.open("rb") as stream:
+            for symbol in ELFFile(stream).get_section_by_name(".symtab").iter_symbols():
+                definitions += symbol.name == "shared" and symbol["st_shndx"] != "SHN_UNDEF"
+    assert definitions == 1
+
+
+def test_module_asm_that_does_not_assemble_is_a_codegen_error(tmp_path):
+    """Issue 25 §3: compile_parts crashed (SIGSEGV) on a module asm error that
+    compile and compile_modules report; the error was thrown from a
+    diagnostic handler through SplitModule, whose value map outlived the
+    throw. Run in a child: on the old code it kills the process."""
+    ir = 'module asm "bogus_instruction"\n' + callers("  %r = add i32 %x, 1", 4)
+    with llvmplug.Plugin(isolation="process") as child:
+        for compile in (lambda: child.compile(ir), lambda: child.compile_modules([ir]),
+                        lambda: child.compile_parts(ir, parts=2)):
+            with pytest.raises(llvmplug.CodegenError, match="bogus_instruction"):
+                compile()
+        assert len(child.compile_parts(callers("  %r = add i32 %x, 1", 4), parts=2)) == 2
