@@ -14,6 +14,7 @@
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/LTO/LTO.h"
 #include "llvm/LTO/LTOBackend.h"
@@ -113,6 +114,24 @@ std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   return machine;
 }
 
+// A module clang compiled for full LTO (-flto) says so in a "ThinLTO" flag of
+// 0, and the bitcode writer then writes a full-LTO summary, which lto::LTO
+// sends to its one monolithic partition instead of a per-module job: every
+// module here is a ThinLTO input, so the flag goes.
+void dropFullLTOFlag(Module &module) {
+  NamedMDNode *flags = module.getModuleFlagsMetadata();
+  if (!flags || !module.getModuleFlag("ThinLTO"))
+    return;
+  SmallVector<MDNode *, 8> kept;
+  for (MDNode *flag : flags->operands())
+    if (!(flag->getNumOperands() == 3 && isa<MDString>(flag->getOperand(1)) &&
+          cast<MDString>(flag->getOperand(1))->getString() == "ThinLTO"))
+      kept.push_back(flag);
+  flags->clearOperands();
+  for (MDNode *flag : kept)
+    flags->addOperand(flag);
+}
+
 // The module with its summary as bitcode (what clang -flto=thin writes for
 // each translation unit), after the pre-link work ThinLTO needs.
 std::string preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
@@ -125,6 +144,7 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "bad bitcode between stages: " + toString(parsed.takeError()));
   Module &module = **parsed;
   module.setModuleIdentifier(moduleName(index));
+  dropFullLTOFlag(module);
   std::unique_ptr<TargetMachine> machine = makeMachine(settings);
 
   PassBuilder builder(machine.get());

@@ -321,3 +321,36 @@ def test_cxx_with_whole_program_vtables_builds_in_every_mode(tmp_path):
             subprocess.run([driver, *paths, "-o", str(tmp_path / mode)], check=True)
             out = subprocess.run([str(tmp_path / mode)], capture_output=True, text=True, check=True).stdout
             assert out == "31650 32\n", mode  # 3, 4*4, 2*5*5; 2*4*4
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_full_lto_bitcode_from_clang_builds_in_every_mode(tmp_path, level):
+    """clang++ -flto (full LTO, not thin) writes bitcode whose "ThinLTO"
+    module flag is 0; the summary written for such a module sent it to
+    LTO's one monolithic partition, and compile_modules/compile_parts failed
+    with an InternalError ("output for an unknown module 'ld-temp.o'").
+    Each mode now builds the program and it runs."""
+    import shutil
+
+    from programs_support import CLANGXX
+
+    driver = shutil.which("g++")
+    if shutil.which(CLANGXX) is None or driver is None:
+        pytest.skip(f"{CLANGXX} makes the bitcode, g++ links the program")
+    (tmp_path / "unit.cpp").write_text(DEVIRTUALISED)
+    subprocess.run([CLANGXX, level, "-flto", "-fwhole-program-vtables", "-fvisibility=hidden", "-fPIC", "-c",
+                    "-emit-llvm", str(tmp_path / "unit.cpp"), "-o", str(tmp_path / "unit.bc")], check=True)
+    bitcode = (tmp_path / "unit.bc").read_bytes()
+    assert b'!"ThinLTO", i32 0' in llvmplug.compile(bitcode, flags="-passes=", output="ll")
+    flags = "-O2 -relocation-model=pic"
+    with llvmplug.Plugin(isolation="process") as child:
+        builds = {"compile_modules": lambda: child.compile_modules([bitcode], flags=flags),
+                  "compile_parts": lambda: child.compile_parts(bitcode, flags=flags, parts=2)}
+        for mode, build in builds.items():
+            paths = []
+            for index, obj in enumerate(build()):
+                (tmp_path / f"{mode}{index}.o").write_bytes(obj)
+                paths.append(str(tmp_path / f"{mode}{index}.o"))
+            subprocess.run([driver, *paths, "-o", str(tmp_path / mode)], check=True)
+            out = subprocess.run([str(tmp_path / mode)], capture_output=True, text=True, check=True).stdout
+            assert out == "31650 32\n", mode
