@@ -197,7 +197,8 @@ std::optional<Problem> stringType(const DIStringType &type) {
   const Metadata *location = type.getRawStringLocationExp();
   if ((length && !isa<DIVariable>(length)) || (lengthExpression && !isa<DIExpression>(lengthExpression)) ||
       (location && !isa<DIExpression>(location)))
-    return Problem{"string type length must be a variable, its length and location expressions expressions", &type};
+    return Problem{"string type stringLength must be a variable, stringLengthExpression and "
+                   "stringLocationExpression expressions", &type};
   return std::nullopt;
 }
 
