@@ -3,6 +3,7 @@
 #include "analyses.h"
 #include "asm_policy.h"
 #include "backend_guards.h"
+#include "debuginfo_writers.h"
 #include "diagnostics.h"
 #include "failure.h"
 #include "gpu_checks.h"
@@ -28,7 +29,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptionsCommandFlags.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -302,7 +302,7 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
 
   std::string problems;
   raw_string_ostream problemStream(problems);
-  if (verifyModule(*module, &problemStream))
+  if (verifyModuleAndDebugInfo(*module, problemStream))
     throw Failure(LLVMPLUG_ERROR_VERIFY, StringRef(problems).trim().str());
 
   applyModuleSettings(*machine, *module);

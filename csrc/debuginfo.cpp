@@ -1,5 +1,6 @@
 #include "debuginfo.h"
 
+#include "debuginfo_writers.h"
 #include "failure.h"
 #include "options.h"
 
@@ -13,7 +14,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -77,7 +77,7 @@ void upgradeDebugInfo(Module &module, llvmplug_status status) {
     std::string problems;
     raw_string_ostream os(problems);
     bool brokenDebugInfo = false;
-    if (verifyModule(module, &os, &brokenDebugInfo) ||
+    if (verifyModuleAndDebugInfo(module, os, &brokenDebugInfo) ||
         (!module.isMaterialized() && intrinsicAddressTaken(module, os)))
       throw Failure(status, StringRef(problems).trim().str());
     if (!brokenDebugInfo)

@@ -1,5 +1,6 @@
 #include "link.h"
 
+#include "debuginfo_writers.h"
 #include "diagnostics.h"
 #include "failure.h"
 #include "parse.h"
@@ -16,7 +17,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -364,7 +364,7 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
                                              "' is used and defined in a link module, but was not linked");
   std::string problems;
   raw_string_ostream os(problems);
-  if (verifyModule(module, &os))
+  if (verifyModuleAndDebugInfo(module, os))
     throw Failure(LLVMPLUG_ERROR_LINK,
                   "the module with its link modules fails the verifier: " + StringRef(problems).trim().str());
 }

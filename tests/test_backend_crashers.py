@@ -7,6 +7,12 @@ LLVM 23.1.1 does with it, and what llvmplug must do (``expect``):
   TargetError naming the backend and the LLVM bug, in process and in a child;
   and the module still crashes or hangs the same LLVM without the guard
   (refllc, tests/tools/llc), so the guard is still needed.
+- ``stripped``: debug info that LLVM's writers (DWARF, CodeView, BTF) read
+  with unchecked casts and its verifier passes: csrc/debuginfo_writers.cpp
+  counts it as broken debug info, which llvmplug strips with LLVM's warning
+  "ignoring invalid debug info" (its ``verifier`` line is the report a
+  VerifyError carries where the verifier runs alone, tests/test_debuginfo_verify.py);
+  the module still crashes refllc.
 - ``crash:SIGNAL`` / ``timeout``: no guard; process isolation turns it into
   WorkerCrashedError / CompileTimeoutError. If LLVM stops crashing on it,
   the test fails, so the list stays true.
@@ -49,6 +55,8 @@ def crashers() -> list[dict]:
 
 
 GUARDED = [c for c in crashers() if c.get("expect") == "guarded"]
+STRIPPED = [c for c in crashers() if c.get("expect") == "stripped"]
+INVALID_DEBUG_INFO = "warning: ignoring invalid debug info in <module>"
 
 
 def test_every_crasher_has_its_header():
@@ -57,7 +65,8 @@ def test_every_crasher_has_its_header():
         missing = [field for field in HEADER if field not in crasher]
         assert not missing, f"{crasher['file']}: header lacks {missing}"
         assert crasher["backend"] in llvmplug.info()["backends"], crasher["file"]
-        assert re.fullmatch(r"guarded|timeout|(flaky )?crash:SIG[A-Z]+", crasher["expect"]), crasher["file"]
+        assert re.fullmatch(r"guarded|stripped|timeout|(flaky )?crash:SIG[A-Z]+", crasher["expect"]), crasher["file"]
+        assert ("verifier" in crasher) == (crasher["expect"] == "stripped"), crasher["file"]
         assert crasher["output"] in ("obj", "asm"), crasher["file"]
 
 
@@ -68,14 +77,17 @@ def isolated():
         yield plugin
 
 
-def outcome_under_isolation(plugin: llvmplug.Plugin, crasher: dict) -> llvmplug.LLVMPlugError | None:
-    timeout = HANG_TIMEOUT if crasher["expect"] in ("timeout", "guarded") else 60.0
-    try:
-        plugin.compile(crasher["module"], crasher["triple"], crasher["flags"], output=crasher["output"],
-                       timeout=timeout)
-    except llvmplug.LLVMPlugError as error:
-        return error
-    return None
+def outcome_under_isolation(plugin: llvmplug.Plugin, crasher: dict) -> tuple[llvmplug.LLVMPlugError | None, list[str]]:
+    """The error (or None) and the warnings of one compile."""
+    timeout = HANG_TIMEOUT if crasher["expect"] in ("timeout", "guarded", "stripped") else 60.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", llvmplug.LLVMPlugWarning)
+        try:
+            plugin.compile(crasher["module"], crasher["triple"], crasher["flags"], output=crasher["output"],
+                           timeout=timeout)
+        except llvmplug.LLVMPlugError as error:
+            return error, []
+    return None, [str(w.message).strip() for w in caught if issubclass(w.category, llvmplug.LLVMPlugWarning)]
 
 
 @isolation_only
@@ -83,9 +95,11 @@ def outcome_under_isolation(plugin: llvmplug.Plugin, crasher: dict) -> llvmplug.
 def test_crasher_is_a_typed_error_under_process_isolation(crasher, isolated, arith_ir):
     """One child serves every crasher in turn; each crash only replaces it."""
     expect, name = crasher["expect"], crasher["file"]
-    error = outcome_under_isolation(isolated, crasher)
+    error, warned = outcome_under_isolation(isolated, crasher)
     stale = f"{name} no longer does what its header says ({error!r}): update it, docs/targets.md and the README"
-    if expect == "guarded":
+    if expect == "stripped":
+        assert error is None and warned == [INVALID_DEBUG_INFO], f"{name}: {error!r} {warned}"
+    elif expect == "guarded":
         assert isinstance(error, llvmplug.TargetError) and MARK in error.message, f"{name}: not refused: {error!r}"
         assert crasher["backend"] in error.message
     elif expect == "timeout":
@@ -281,7 +295,7 @@ def spirv_return(type_: str) -> str:
 
 def in_process_cases() -> list[dict]:
     cases = [{"name": c["file"], "module": c["module"], "triple": c["triple"], "flags": c["flags"],
-              "output": c["output"], "expect": "guarded", "backend": c["backend"]} for c in GUARDED]
+              "output": c["output"], "expect": c["expect"], "backend": c["backend"]} for c in GUARDED + STRIPPED]
     for intrinsic, triples in UNLOWERED.items():
         cases += [{"name": f"{intrinsic} {triple}", "module": unlowered_module(intrinsic), "triple": triple,
                    "flags": "-O2", "output": "obj" if "nvptx" not in triple and "xcore" not in triple else "asm",
@@ -301,15 +315,17 @@ def run_in_process() -> None:
     The name goes out before the compile: if a guard misses, LLVM kills this
     process, and the test names the case from the last line.
     """
-    warnings.simplefilter("ignore", llvmplug.LLVMPlugWarning)
     plugin = llvmplug.Plugin()
     for case in in_process_cases():
         print(json.dumps({"start": case["name"]}), flush=True)
-        try:
-            plugin.compile(case["module"], case["triple"], case["flags"], output=case["output"])
-            result = {"outcome": "compiles"}
-        except llvmplug.LLVMPlugError as error:
-            result = {"outcome": type(error).__name__, "message": error.message}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", llvmplug.LLVMPlugWarning)
+            try:
+                plugin.compile(case["module"], case["triple"], case["flags"], output=case["output"])
+                result = {"outcome": "compiles"}
+            except llvmplug.LLVMPlugError as error:
+                result = {"outcome": type(error).__name__, "message": error.message}
+        result["warnings"] = [str(w.message).strip() for w in caught if issubclass(w.category, llvmplug.LLVMPlugWarning)]
         print(json.dumps({"name": case["name"], "poisoned": plugin.poisoned, **result}), flush=True)
 
 
@@ -325,6 +341,10 @@ def test_guards_refuse_in_process_and_let_the_near_misses_through():
         result = results[case["name"]]
         if case["expect"] == "compiles":
             assert result["outcome"] == "compiles", f"{case['name']}: a false refusal: {result}"
+            continue
+        if case["expect"] == "stripped":
+            assert result["outcome"] == "compiles" and result["warnings"] == [INVALID_DEBUG_INFO], result
+            assert not result["poisoned"]
             continue
         assert result["outcome"] == "TargetError" and MARK in result["message"], f"{case['name']}: {result}"
         assert case["backend"] in result["message"]
@@ -366,9 +386,10 @@ from test_llc_parity import refllc  # noqa: E402,F401
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="refllc is built and run on Linux")
-@pytest.mark.parametrize("crasher", GUARDED, ids=lambda c: c["file"])
+@pytest.mark.parametrize("crasher", GUARDED + STRIPPED, ids=lambda c: c["file"])
 def test_guarded_crasher_still_crashes_llvm_without_its_guard(crasher, refllc, tmp_path):
-    """When LLVM fixes one, this fails: drop the guard (and update docs/targets.md and the README)."""
+    """When LLVM fixes one, this fails: drop the guard or the debug info check (and update
+    docs/targets.md and the README)."""
     source = tmp_path / crasher["file"]
     source.write_text(crasher["module"])
     command = [str(refllc), f"-mtriple={crasher['triple']}", *crasher["flags"].split(),
@@ -379,7 +400,8 @@ def test_guarded_crasher_still_crashes_llvm_without_its_guard(crasher, refllc, t
         assert "hang" in crasher["llvm 23.1.1"] or "hangs" in crasher["llvm 23.1.1"], crasher["file"]
         return
     assert done.returncode < 0, (f"{crasher['file']} no longer crashes LLVM (status {done.returncode}): "
-                                 f"drop its guard from csrc/backend_guards.cpp\n{done.stderr[-1000:]}")
+                                 f"drop its guard from csrc/backend_guards.cpp or csrc/debuginfo_writers.cpp"
+                                 f"\n{done.stderr[-1000:]}")
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--in-process"]:

@@ -21,6 +21,7 @@ also carry an intrinsic that LLVM 23's reader upgrades.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -187,3 +188,99 @@ print(json.dumps({{"old": compile("old-debug-info"), "broken": compile("broken-d
     # Not stripped, so the compile's own verifier refuses it, debug info and all.
     assert broken.get("error") == "VerifyError", broken
     assert broken["message"].startswith("DILocation's scope must be a DILocalScope")
+
+
+# -- what LLVM's debug info writers assume and its verifier does not check (csrc/debuginfo_writers.cpp) --
+#
+# Debug info the verifier passes and AsmPrinter's writers read with unchecked
+# casts (annotations !{!{!1}}, a local variable without a type, ...) is broken
+# debug info too: stripped with LLVM's warning as it is read
+# (tests/test_backend_crashers.py runs tests/data/backend_crashers/*.ll marked
+# "expect: stripped"), a VerifyError or LinkError where the verifier runs
+# without the upgrade. tests/data/debuginfo/writers/ holds clang's debug info
+# that borders on each rule: near.c and near.cpp, compiled by clang-19 and
+# clang++-19 to the .ll files beside them (-g -O0 -S -emit-llvm; near.cpp also
+# with -gtemplate-alias, and for x86_64-pc-windows-msvc with -gcodeview, and
+# at -O2), and annotations-link.ll with its bitcode (llvm-as-19 -disable-verify).
+
+
+WRITERS = DATA / "writers"
+BACKEND_CRASHERS = DATA.parent / "backend_crashers"
+WRITER_CRASHERS = sorted(path.name for path in BACKEND_CRASHERS.glob("*.ll")
+                         if "; expect: stripped\n" in path.read_text())
+
+
+def header(text: str) -> dict:
+    return dict(re.findall(r"^; ([a-z0-9. ]+): (.*)$", text, re.M))
+
+
+def test_writer_crashers_are_verify_errors_where_the_verifier_runs_alone():
+    """-disable-auto-upgrade-debug-info: nothing stripped, so the compile's own verifier refuses
+    each, naming what the writer assumes (their "verifier" line); stripped otherwise."""
+    assert len(WRITER_CRASHERS) >= 15
+    cases = {name: header((BACKEND_CRASHERS / name).read_text()) for name in WRITER_CRASHERS}
+    outcome = run_child(f"""
+crashers = Path({str(BACKEND_CRASHERS)!r})
+results = {{}}
+for name, head in {cases!r}.items():
+    text = (crashers / name).read_text()
+    results[name] = attempt(lambda: llvmplug.compile(text, head["triple"], head["flags"] +
+                                                     " -disable-auto-upgrade-debug-info", output="asm"))
+print(json.dumps(results))
+""")
+    for name, head in cases.items():
+        result = outcome[name]
+        assert result.get("error") == "VerifyError", (name, result)
+        assert result["message"].startswith(head["verifier"]), (name, result["message"])
+        assert result["warnings"] == [], name
+
+
+@pytest.mark.parametrize("kind", ["ll", "bc"])
+def test_writer_broken_debug_info_is_stripped_from_a_module_or_a_text_link_module(kind):
+    outcome = run_child(f"""
+source = (DATA / "writers" / "annotations-link.{kind}")
+source = source.read_text() if {kind!r} == "ll" else source.read_bytes()
+print(json.dumps({{"main": attempt(lambda: llvmplug.compile(source, output="asm")),
+                  "link": attempt(lambda: llvmplug.compile({CALLER!r}, link=[source], output="asm"))}}))
+""")
+    main, link = outcome["main"], outcome["link"]
+    assert main["warnings"] == ["LLVMPlugWarning: warning: ignoring invalid debug info in <module>"]
+    assert ".debug_info" not in bytes.fromhex(main["output"]).decode()
+    if kind == "ll":
+        assert link["warnings"] == ["LLVMPlugWarning: warning: ignoring invalid debug info in link module 1"]
+        assert ".debug_info" not in bytes.fromhex(link["output"]).decode()
+    else:
+        # A bitcode link module is loaded lazily and verified once linked, as for the verifier's own checks.
+        assert link.get("error") == "LinkError", link
+        assert link["message"].startswith("the module with its link modules fails the verifier: invalid annotations")
+
+
+# The clang output bordering on the rules (well-formed annotations, templates, imported
+# declarations, static members, friends, pointers to members, vectors, typedefs of void,
+# anonymous unions, VLAs): (file, triple).
+NEAR_MISSES = [
+    ("near-c.x86_64.ll", "x86_64-unknown-linux-gnu"),
+    ("near-c.bpfel.ll", "bpfel"),  # BTF reads btf_decl_tag and btf_type_tag too
+    ("near-cpp.x86_64.ll", "x86_64-unknown-linux-gnu"),
+    ("near-cpp.x86_64-O2.ll", "x86_64-unknown-linux-gnu"),
+    ("near-cpp.windows.ll", "x86_64-pc-windows-msvc"),  # CodeView
+]
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_llc_parity import reference, refllc  # noqa: E402,F401
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="refllc is built and run on Linux")
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize(("name", "triple"), NEAR_MISSES)
+def test_clang_debug_info_compiles_as_llc_compiles_it(refllc, tmp_path, name, triple, level):  # noqa: F811
+    """No false alarm: what clang emits keeps its debug info, byte for byte llc's object."""
+    text = (WRITERS / name).read_text()
+    assert "!llvm.dbg.cu" in text
+    flags = f"-mtriple={triple} {level}"
+    outcome = run_child(f"""
+print(json.dumps(attempt(lambda: llvmplug.compile((DATA / "writers" / {name!r}).read_text(),
+                                                  flags={"-passes= " + flags!r}))))
+""")
+    assert outcome["warnings"] == [], outcome["warnings"]
+    assert bytes.fromhex(outcome["output"]) == reference(refllc, text, flags, "obj", tmp_path)

@@ -1,0 +1,27 @@
+; backend: X86
+; triple: x86_64-pc-windows-msvc
+; flags: -O0
+; output: obj
+; expect: stripped
+; verifier: pointer to member type without a base type (CodeView)
+; llvm 23.1.1: SIGSEGV in CodeViewDebug::lowerTypeMemberPointer (isa<DISubroutineType> of a null base type); DWARF compiles it
+; found by: looking for siblings of the annotations crash (DwarfUnit casts on fields the verifier does not check)
+define void @f() !dbg !10 {
+  %a = alloca i32, align 4
+    #dbg_declare(ptr %a, !12, !DIExpression(), !13)
+  ret void, !dbg !13
+}
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2, !3}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus, file: !1, producer: "x", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "a.cpp", directory: "/")
+!2 = !{i32 2, !"CodeView", i32 1}
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!10 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !11, scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)
+!11 = !DISubroutineType(types: !{null})
+!12 = !DILocalVariable(name: "a", scope: !10, file: !1, line: 2, type: !40)
+!13 = !DILocation(line: 2, column: 1, scope: !10)
+!40 = !DIDerivedType(tag: DW_TAG_ptr_to_member_type, baseType: null, size: 64, extraData: !41)
+!41 = !DICompositeType(tag: DW_TAG_structure_type, name: "b", size: 32, elements: !{})
