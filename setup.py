@@ -56,12 +56,25 @@ def sdk_licenses() -> Path | None:
     return Path(mlc_llvm_static.__file__).resolve().parent / "licenses"
 
 
+def recorded_llvm_dir(cache: Path) -> str | None:
+    """The LLVM_DIR a CMake tree was configured with, whatever type CMake gave it.
+
+    A -D without a type is recorded as LLVM_DIR:UNINITIALIZED=..., one that
+    find_package later typed as LLVM_DIR:PATH=...: both name the same thing.
+    """
+    for line in cache.read_text(errors="replace").splitlines():
+        name, _, value = line.partition("=")
+        if name.partition(":")[0] == "LLVM_DIR":
+            return value
+    return None
+
+
 def build_shim(destination: Path) -> None:
     """Configure, build and install the shim (and its header) into destination."""
     build_dir = Path(os.environ.get("LLVMPLUG_BUILD_DIR", ROOT / "build" / "shim")).resolve()
     llvm_dir, prefix = llvm_locations()
     cache = build_dir / "CMakeCache.txt"
-    if cache.exists() and f"LLVM_DIR:PATH={llvm_dir}\n" not in cache.read_text():
+    if cache.exists() and recorded_llvm_dir(cache) != llvm_dir:
         # Another LLVM (pip's isolated build environment lives at a new temp
         # path each time): the cached paths of LLVM and its zlib/zstd are
         # stale, so start the tree afresh.
