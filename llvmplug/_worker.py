@@ -6,6 +6,13 @@ one in-process backend and serves calls from its parent over two dedicated
 pipes whose descriptors are its command-line arguments (see
 :mod:`llvmplug._protocol`). Its stdin is /dev/null and its stdout its
 parent's stderr, so nothing LLVM prints can reach the protocol.
+
+With the sandbox (the default), once the shim is loaded and before the
+first request, the child confines itself for good (Linux: no_new_privs,
+Landlock, seccomp, no core dumps; see csrc/sandbox.h): from then on it can
+read the shim (to load a fresh copy after a fatal error) and /proc/cpuinfo,
+and nothing else on the file system; it can run no program and open no
+socket. Everything it still needs is imported or opened before that.
 """
 
 from __future__ import annotations
@@ -43,7 +50,8 @@ def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
     return os.fdopen(requests_fd, "rb", buffering=0), os.fdopen(replies_fd, "wb", buffering=0)
 
 
-def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...],
+           confinement: dict[str, Any] | None) -> tuple[Any, ...]:
     if method not in METHODS:
         return ("error", errors.InternalError(f"llvmplug worker: no method {method!r}"), backend.poisoned)
     try:
@@ -58,6 +66,8 @@ def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...]) -> tuple[A
     messages: list[str] = []
     if method in ("compile", "compile_modules"):
         value, messages = value
+    elif method == "info":
+        value["sandbox"]["process"] = confinement
     return ("ok", value, messages, backend.poisoned)
 
 
@@ -79,8 +89,7 @@ def main() -> None:
     # Ctrl-C in a terminal reaches the whole process group; the parent
     # decides what happens to its child (it kills it if a call is cut short).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if os.name == "posix":  # a POSIX child is re-parented when its parent dies
-        threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    parent = os.getppid()
     requests, replies = _protocol_streams(sys.argv[1:])
     sys.stdout = sys.stderr
     try:
@@ -96,12 +105,18 @@ def main() -> None:
             policy=config["policy"],
             reload_after_fatal=config["reload_after_fatal"],
             standby=False,
+            sandbox=config["sandbox"],
         )
+        # Before any other thread starts: the threads this one starts later
+        # inherit its confinement (Landlock has no way to reach the others).
+        confinement = backend.confine_process() if config["sandbox"] else None
     except EOFError:
         return
     except errors.LLVMPlugError as error:
         _protocol.send(replies, 0, ("error", error))
         return
+    if os.name == "posix":  # a POSIX child is re-parented when its parent dies
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     _protocol.send(replies, number, ("ready", {"pid": os.getpid(), "loaded_path": str(backend.loaded_path)}))
     while True:
         try:
@@ -109,7 +124,7 @@ def main() -> None:
         except EOFError:
             break
         method, args = pickle.loads(payload)
-        _protocol.send(replies, number, _serve(backend, method, args))
+        _protocol.send(replies, number, _serve(backend, method, args, confinement))
     backend.unload()
 
 

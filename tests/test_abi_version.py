@@ -17,15 +17,22 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="builds a shared
 def test_another_major_is_refused(tmp_path, cc, version, shown):
     library = build(cc, tmp_path, "other", VERSION_ONLY, f"-DVERSION={version}")
     for _ in range(2):  # the refused library is not left loaded (no "already loaded" the second time)
-        with pytest.raises(llvmplug.LibraryLoadError, match=rf"implements llvmplug ABI {shown}; .* needs ABI 2\.1 or a later 2\.x"):
+        with pytest.raises(llvmplug.LibraryLoadError, match=rf"implements llvmplug ABI {shown}; .* needs ABI 2\.2 or a later 2\.x"):
             llvmplug.Plugin(path=library)
     with pytest.raises(llvmplug.LibraryLoadError, match=f"ABI {shown}"):
         llvmplug.Plugin(path=library, private=True)
 
 
 def test_an_older_minor_is_refused(tmp_path, cc, monkeypatch):
+    library = build(cc, tmp_path, "older", VERSION_ONLY, "-DVERSION=0x00020002")
+    monkeypatch.setattr(_loader, "ABI_MIN_MINOR", 3)  # as a package needing ABI 2.3 would
+    with pytest.raises(llvmplug.LibraryLoadError, match=r"implements llvmplug ABI 2\.2; .* needs ABI 2\.3"):
+        _loader.Library(library)
+
+
+def test_the_minor_before_llvmplug_set_sandbox_is_refused(tmp_path, cc):
+    # ABI 2.2 added llvmplug_set_sandbox, which every load calls.
     library = build(cc, tmp_path, "older", VERSION_ONLY, "-DVERSION=0x00020001")
-    monkeypatch.setattr(_loader, "ABI_MIN_MINOR", 2)  # as a package needing ABI 2.2 would
     with pytest.raises(llvmplug.LibraryLoadError, match=r"implements llvmplug ABI 2\.1; .* needs ABI 2\.2"):
         _loader.Library(library)
 
@@ -33,7 +40,7 @@ def test_an_older_minor_is_refused(tmp_path, cc, monkeypatch):
 def test_the_minor_before_llvmplug_list_passes_is_refused(tmp_path, cc):
     # ABI 2.1 added llvmplug_list_passes and llvmplug_compile_modules, which Plugin calls.
     library = build(cc, tmp_path, "older", VERSION_ONLY, "-DVERSION=0x00020000")
-    with pytest.raises(llvmplug.LibraryLoadError, match=r"implements llvmplug ABI 2\.0; .* needs ABI 2\.1"):
+    with pytest.raises(llvmplug.LibraryLoadError, match=r"implements llvmplug ABI 2\.0; .* needs ABI 2\.2"):
         _loader.Library(library)
 
 
