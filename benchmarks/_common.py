@@ -66,50 +66,67 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     compiles the workload round-robin until the deadline; each lane warms up
     once, untimed, and all start together."""
     counts = [0] * len(lanes)
-    asleep: list[float] = []
+    ids: list[int] = []
     barrier = threading.Barrier(len(lanes) + 1)
     deadline = math.inf  # set once every lane has warmed up
 
     def lane(index: int) -> None:
         lanes[index](workload[0])
+        ids.append(threading.get_native_id())
         barrier.wait()
-        start, before = time.perf_counter(), schedstat()
         while time.perf_counter() < deadline:
             lanes[index](workload[(index + counts[index]) % len(workload)])
             counts[index] += 1
-        after = schedstat()
-        if before and after:
-            asleep.append(1 - (after[0] - before[0] + after[1] - before[1]) / (time.perf_counter() - start))
 
     threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
     for thread in threads:
         thread.start()
     barrier.wait()
     start, cpu = time.perf_counter(), time.process_time()
+    before = schedstats(ids)
     deadline = start + seconds
     for thread in threads:
         thread.join()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    after = schedstats(ids)
     # The process's CPU time per wall second: the cores the lanes actually got
-    # (a compile runs on a big-stack thread of the shim's, so the lanes' own
-    # thread times would miss it). Meaningless where the work runs in other processes.
+    # (a compile runs on a thread of the shim's, so the lanes' own thread
+    # times would miss it). Meaningless where the work runs in other processes.
+    asleep = None
+    if before is not None and after is not None:
+        # A lane is its Python thread and, while it waits for a compile, the
+        # shim's thread doing it: what both ran or waited for a CPU, of the
+        # lanes' wall time, leaves the time they slept (on a lock or the GIL).
+        busy = sum(seconds - before.get(tid, 0.0) for tid, seconds in after.items())
+        asleep = max(0.0, 1 - busy / (elapsed * len(lanes)))
     return {"modules": sum(counts), "seconds": elapsed, "per_second": sum(counts) / elapsed,
             "cores_used": cpu / elapsed, "per_cpu_second": sum(counts) / cpu if cpu else None,
-            "asleep": max(asleep) if asleep else None}
+            "asleep": asleep}
 
 
-def schedstat() -> tuple[float, float] | None:
-    """Seconds this thread has run on a CPU and waited for one (Linux), else None.
+def schedstats(lanes: Iterable[int]) -> dict[int, float] | None:
+    """Seconds each of these threads and each of the shim's LLVM threads has run on a CPU
+    or waited for one (Linux), else None.
 
-    What is left of the wall time the thread slept: waiting on a lock or the
-    GIL, which another lane can cause, unlike the wait for a CPU that other
-    work on the machine causes.
+    What is left of the wall time is sleep: waiting on a lock or the GIL,
+    which another lane can cause, unlike the wait for a CPU that other work
+    on the machine causes.
     """
+    def seconds(tid: int) -> float:
+        fields = Path(f"/proc/self/task/{tid}/schedstat").read_text().split()
+        return (int(fields[0]) + int(fields[1])) / 1e9
+
     try:
-        fields = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat").read_text().split()
-    except OSError:
-        return None
-    return int(fields[0]) / 1e9, int(fields[1]) / 1e9
+        result = {tid: seconds(tid) for tid in lanes}
+    except (OSError, ValueError, IndexError):
+        return None  # no schedstat here
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            if Path(f"/proc/self/task/{tid}/comm").read_text().strip() == "llvmplug-llvm":
+                result[int(tid)] = seconds(int(tid))
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return result
 
 
 def probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Any:

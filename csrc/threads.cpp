@@ -3,6 +3,7 @@
 #include "failure.h"
 
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -206,6 +207,30 @@ Lane *startLane(Pool &pool) {
   return pool.lanes.back().get();
 }
 
+// LLVMPLUG_THREAD_PER_CALL=1: a new confined thread for every call, joined
+// after it: the design the kept threads replace, for benchmarks/throughput.py's
+// floor row, which measures it beside them in the same run.
+bool threadPerCall() {
+  static const bool chosen = [] {
+    const char *value = std::getenv("LLVMPLUG_THREAD_PER_CALL");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return chosen;
+}
+
+// With the pool locked: `job` on a thread of its own, which ends after it.
+void runOnNewThread(Pool &pool, Job &job, std::unique_lock<std::mutex> &hold) {
+  Lane lane;
+  lane.pool = &pool;
+  lane.job = &job;
+  lane.stop = true; // after the job
+  lane.thread.start(serve, &lane);
+  lane.finished.wait(hold, [&] { return job.done; });
+  hold.unlock();
+  lane.thread.join();
+  hold.lock();
+}
+
 [[noreturn]] void shutDown() {
   throw Failure(LLVMPLUG_ERROR_SHUTDOWN, "llvmplug_shutdown was called; load the library again");
 }
@@ -230,6 +255,12 @@ void runOnLLVMThread(llvm::function_ref<void()> work) {
     std::unique_lock<std::mutex> hold(pool.lock);
     if (pool.stopped)
       shutDown();
+    if (threadPerCall()) {
+      runOnNewThread(pool, job, hold);
+      if (job.thrown)
+        std::rethrow_exception(job.thrown);
+      return;
+    }
     Lane *lane;
     if (pool.idle.empty()) {
       lane = startLane(pool);

@@ -44,7 +44,7 @@ examples:
 # Our own options; every other argument is an LLVM flag. argparse cannot be
 # left to sort them: it would read '-optimize-regalloc' as '-o ptimize-regalloc'.
 _OURS_WITH_VALUE = ("-o", "--output", "--target", "--emit", "--link", "--isolation", "--options")
-_OUR_FLAGS = ("--libdevice",)
+_OUR_FLAGS = ("--libdevice", "--no-sandbox")
 _OUR_LONG_OPTIONS = (*_OURS_WITH_VALUE[1:], *_OUR_FLAGS, "--help")
 
 
@@ -89,7 +89,8 @@ def _parser() -> argparse.ArgumentParser:
         description=COMPILE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [-O0..-O3] [LLVM flags...]",
+        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] "
+        "[-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
     compile_.add_argument(
@@ -108,6 +109,9 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
                           help="'all' accepts every LLVM option, including ones that write files "
                           "or load code (trusted input only; default: safe)")
+    compile_.add_argument("--no-sandbox", action="store_true",
+                          help="run LLVM unconfined by the kernel (Linux: Landlock, seccomp), so that "
+                          "--options all can reach files (trusted input only)")
 
     info = commands.add_parser("info", help="show LLVM version, host and targets")
     info.add_argument("--target", metavar="TRIPLE", help="describe one target instead: its CPUs and features")
@@ -182,7 +186,7 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     link = [Path(name).read_bytes() for name in args.link]
     if args.libdevice:
         link.append(libdevice())
-    with Plugin(isolation=args.isolation, policy=args.options) as plugin:
+    with Plugin(isolation=args.isolation, policy=args.options, sandbox=not args.no_sandbox) as plugin:
         try:
             data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link)
         except errors.LLVMPlugError as error:
@@ -213,6 +217,7 @@ def _info(args: argparse.Namespace) -> int:
     print(f"targets:     {', '.join(t['name'] for t in info['targets'])}")
     enabled = [f[1:] for f in info["host_features"] if f.startswith("+")]
     print(f"features:    {' '.join(enabled)}")
+    print(f"sandbox:     {info['sandbox']['threads']['summary']}")
     return 0
 
 
@@ -296,8 +301,8 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
 
 
 def _for_the_command_line(message: str) -> str:
-    """An error message in the CLI's words: its option names the policy, not the API's keyword."""
-    return message.replace(errors.POLICY_ALL, "--options all")
+    """An error message in the CLI's words: its options, not the API's keywords."""
+    return message.replace(errors.POLICY_ALL, "--options all").replace(errors.SANDBOX_OFF, "--no-sandbox")
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -338,3 +338,20 @@ def test_the_worker_still_recovers_after_a_fatal_error():
         pid = plugin.worker_pid
         assert plugin.compile(IR)[:4] == b"\x7fELF"
         assert not plugin.poisoned and plugin.worker_pid == pid  # the same child, a fresh copy
+
+
+@needs_landlock
+def test_the_command_line_says_so_and_turns_it_off(tmp_path, host):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "llvmplug", *args], capture_output=True, text=True,
+                              timeout=120, cwd=tmp_path)
+
+    source = tmp_path / "f.ll"
+    source.write_text(IR)
+    compile_ = ["compile", str(source), "-o", str(tmp_path / "f.o"), "--options", "all", f"-stack-usage-file={host.usage}"]
+    refused = run(*compile_)
+    assert refused.returncode != 0 and "the sandbox refused" in refused.stderr
+    assert "--no-sandbox" in refused.stderr and "Plugin(" not in refused.stderr
+    assert host.reached() == []
+    assert run(*compile_, "--no-sandbox").returncode == 0 and host.reached() == ["usage.su"]
+    assert f"sandbox:     Landlock ABI {LANDLOCK_ABI} and seccomp" in run("info").stdout
