@@ -11,9 +11,14 @@
 #include <vector>
 
 #if defined(__linux__)
+#include <atomic>
+#include <cstdint>
 #include <csignal>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #else
 #include "llvm/Support/thread.h"
 #include <optional>
@@ -113,28 +118,87 @@ void nameThisThread() {}
 
 #endif
 
+#if defined(__linux__)
+
+// One thread posts, one waits: a futex word, 0 (not posted), 1 (posted) or
+// 2 (not posted, and the waiter sleeps). A post costs a system call only
+// when the waiter sleeps, a wait only when nothing is posted yet: the least
+// a handoff to a sleeping thread and back can cost (two wake-ups).
+class Signal {
+public:
+  void post() {
+    if (word_.exchange(1, std::memory_order_release) == 2)
+      syscall(SYS_futex, &word_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+
+  void wait() {
+    for (;;) {
+      uint32_t seen = word_.load(std::memory_order_acquire);
+      if (seen == 1) {
+        if (word_.compare_exchange_weak(seen, 0, std::memory_order_acquire))
+          return;
+        continue;
+      }
+      if (seen == 0 && !word_.compare_exchange_weak(seen, 2, std::memory_order_relaxed))
+        continue;
+      // Returns when posted, at once if the word is no longer 2, or on a
+      // signal: the loop tells them apart.
+      syscall(SYS_futex, &word_, FUTEX_WAIT_PRIVATE, 2, nullptr, nullptr, 0);
+    }
+  }
+
+private:
+  std::atomic<uint32_t> word_{0};
+};
+
+#else
+
+class Signal {
+public:
+  void post() {
+    {
+      std::lock_guard<std::mutex> hold(lock_);
+      posted_ = true;
+    }
+    changed_.notify_one();
+  }
+
+  void wait() {
+    std::unique_lock<std::mutex> hold(lock_);
+    changed_.wait(hold, [&] { return posted_; });
+    posted_ = false;
+  }
+
+private:
+  std::mutex lock_;
+  std::condition_variable changed_;
+  bool posted_ = false;
+};
+
+#endif
+
 struct Job {
   llvm::function_ref<void()> work;
   std::exception_ptr thrown;
-  bool done = false;
 };
 
 struct Pool;
 
-// One kept thread and the slot its caller hands a job through.
+// One kept thread and what its caller hands it: a job (or stop) through
+// `go`, back through `done`. Only the caller that took the lane from the
+// pool touches it until it gives the lane back.
 struct Lane {
   Pool *pool;
   Thread thread;
-  std::condition_variable wake;     // a job, or stop, for the thread
-  std::condition_variable finished; // the job is done, for its caller
-  Job *job = nullptr;
+  Signal go, done;
+  Job *job = nullptr; // published by go.post(), read after go.wait()
   bool stop = false;
   SandboxReport confinement;
   std::exception_ptr unconfined; // why confinement failed: every job fails with it
 };
 
-// Every lane of this copy, under one lock (held only to hand over and take
-// back, never while LLVM works).
+// Every lane of this copy; the lock guards the lists only (held to take a
+// lane or give it back, never while LLVM works).
 struct Pool {
   std::mutex lock;
   std::condition_variable quiet; // stopThreads waits here for calls in progress
@@ -144,8 +208,7 @@ struct Pool {
   bool stopped = false;
 
   // At dlclose the lanes are gone (stopThreads). At process exit without a
-  // shutdown they still wait on their condition variables, and destroying
-  // one with a waiter blocks in glibc: leave them, the exit ends them.
+  // shutdown their threads still wait: leave them, the exit ends them.
   ~Pool() {
     for (auto &lane : lanes)
       (void)lane.release();
@@ -156,43 +219,41 @@ struct Pool {
 // thread-exit destructor points into this copy.
 thread_local Lane *CurrentLane = nullptr;
 
+void run(Lane &lane, Job &job) {
+  if (lane.unconfined) {
+    job.thrown = lane.unconfined;
+    return;
+  }
+  try {
+    Refusals refusals; // writes the kernel refused (sandbox.h)
+    {
+      RefusalScope noted(&refusals);
+      job.work();
+    }
+    refusals.check();
+  } catch (...) {
+    job.thrown = std::current_exception();
+  }
+}
+
 void *serve(void *arg) {
   Lane &lane = *static_cast<Lane *>(arg);
-  Pool &pool = *lane.pool;
   nameThisThread();
   try {
-    if (pool.confined)
+    if (lane.pool->confined)
       lane.confinement = confineThread(readableByLLVM());
   } catch (...) {
     lane.unconfined = std::current_exception(); // fail closed: no job runs here
   }
   CurrentLane = &lane;
-  std::unique_lock<std::mutex> hold(pool.lock);
   for (;;) {
-    lane.wake.wait(hold, [&] { return lane.job || lane.stop; });
-    if (!lane.job)
+    lane.go.wait();
+    if (lane.stop)
       return nullptr;
-    Job &job = *lane.job;
-    hold.unlock();
-    if (lane.unconfined) {
-      job.thrown = lane.unconfined;
-    } else {
-      try {
-        Refusals refusals; // writes the kernel refused (sandbox.h)
-        {
-          RefusalScope noted(&refusals);
-          job.work();
-        }
-        refusals.check();
-      } catch (...) {
-        job.thrown = std::current_exception();
-      }
-    }
-    lane.thread.trim();
-    hold.lock();
+    run(lane, *lane.job);
     lane.job = nullptr;
-    job.done = true;
-    lane.finished.notify_one();
+    lane.done.post();
+    lane.thread.trim(); // while the caller carries on
   }
 }
 
@@ -207,6 +268,13 @@ Lane *startLane(Pool &pool) {
   return pool.lanes.back().get();
 }
 
+// Hand `job` to `lane` and wait for it.
+void handOver(Lane &lane, Job &job) {
+  lane.job = &job;
+  lane.go.post();
+  lane.done.wait();
+}
+
 // LLVMPLUG_THREAD_PER_CALL=1: a new confined thread for every call, joined
 // after it: the design the kept threads replace, for benchmarks/throughput.py's
 // floor row, which measures it beside them in the same run.
@@ -218,17 +286,14 @@ bool threadPerCall() {
   return chosen;
 }
 
-// With the pool locked: `job` on a thread of its own, which ends after it.
-void runOnNewThread(Pool &pool, Job &job, std::unique_lock<std::mutex> &hold) {
+void runOnNewThread(Pool &pool, Job &job) {
   Lane lane;
   lane.pool = &pool;
-  lane.job = &job;
-  lane.stop = true; // after the job
   lane.thread.start(serve, &lane);
-  lane.finished.wait(hold, [&] { return job.done; });
-  hold.unlock();
+  handOver(lane, job);
+  lane.stop = true;
+  lane.go.post();
   lane.thread.join();
-  hold.lock();
 }
 
 [[noreturn]] void shutDown() {
@@ -251,29 +316,28 @@ void chooseConfinement(bool confined) {
 void runOnLLVMThread(llvm::function_ref<void()> work) {
   Pool &pool = ThePool;
   Job job{work, nullptr};
+  Lane *lane = nullptr;
   {
-    std::unique_lock<std::mutex> hold(pool.lock);
+    std::lock_guard<std::mutex> hold(pool.lock);
     if (pool.stopped)
       shutDown();
-    if (threadPerCall()) {
-      runOnNewThread(pool, job, hold);
-      if (job.thrown)
-        std::rethrow_exception(job.thrown);
-      return;
+    if (!threadPerCall()) {
+      if (pool.idle.empty()) {
+        lane = startLane(pool);
+      } else {
+        lane = pool.idle.back();
+        pool.idle.pop_back();
+      }
     }
-    Lane *lane;
-    if (pool.idle.empty()) {
-      lane = startLane(pool);
-    } else {
-      lane = pool.idle.back();
-      pool.idle.pop_back();
-    }
-    lane->job = &job;
-    lane->wake.notify_one();
-    lane->finished.wait(hold, [&] { return job.done; });
+  }
+  if (lane) {
+    handOver(*lane, job);
+    std::lock_guard<std::mutex> hold(pool.lock);
     pool.idle.push_back(lane);
     if (pool.stopped)
       pool.quiet.notify_all();
+  } else {
+    runOnNewThread(pool, job);
   }
   if (job.thrown)
     std::rethrow_exception(job.thrown);
@@ -293,7 +357,7 @@ void stopThreads() {
     pool.quiet.wait(hold, [&] { return pool.idle.size() == pool.lanes.size(); });
     for (auto &lane : pool.lanes) {
       lane->stop = true;
-      lane->wake.notify_one();
+      lane->go.post();
     }
     lanes.swap(pool.lanes);
     pool.idle.clear();

@@ -107,9 +107,17 @@ def main() -> None:
             standby=False,
             sandbox=config["sandbox"],
         )
-        # Before any other thread starts: the threads this one starts later
-        # inherit its confinement (Landlock has no way to reach the others).
-        confinement = backend.confine_process() if config["sandbox"] else None
+        confinement = None
+        if config["sandbox"]:
+            if sys.platform.startswith("linux"):
+                # Imported on first use by the loader when a poisoned copy is
+                # replaced (llvmplug/_loader.py); after confinement no module
+                # file can be read.
+                import ctypes  # noqa: F401
+                import fcntl  # noqa: F401
+            # Before any other thread starts: the threads this one starts later
+            # inherit its confinement (Landlock has no way to reach the others).
+            confinement = backend.confine_process()
     except EOFError:
         return
     except errors.LLVMPlugError as error:
