@@ -66,66 +66,78 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     compiles the workload round-robin until the deadline; each lane warms up
     once, untimed, and all start together."""
     counts = [0] * len(lanes)
-    ids: list[int] = []
+    spent: list[float | None] = [None] * len(lanes)  # each lane's own run and wait-for-CPU seconds
     barrier = threading.Barrier(len(lanes) + 1)
     deadline = math.inf  # set once every lane has warmed up
 
     def lane(index: int) -> None:
         lanes[index](workload[0])
-        ids.append(threading.get_native_id())
         barrier.wait()
+        before = schedstat(threading.get_native_id())
         while time.perf_counter() < deadline:
             lanes[index](workload[(index + counts[index]) % len(workload)])
             counts[index] += 1
+        after = schedstat(threading.get_native_id())
+        if before is not None and after is not None:
+            spent[index] = after - before
 
     threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
     for thread in threads:
         thread.start()
+    shims_before = llvm_schedstats()
     barrier.wait()
     start, cpu = time.perf_counter(), time.process_time()
-    before = schedstats(ids)
     deadline = start + seconds
     for thread in threads:
         thread.join()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-    after = schedstats(ids)
+    shims_after = llvm_schedstats()
     # The process's CPU time per wall second: the cores the lanes actually got
     # (a compile runs on a thread of the shim's, so the lanes' own thread
     # times would miss it). Meaningless where the work runs in other processes.
     asleep = None
-    if before is not None and after is not None:
+    if all(value is not None for value in spent):
         # A lane is its Python thread and, while it waits for a compile, the
-        # shim's thread doing it: what both ran or waited for a CPU, of the
+        # shim's thread doing it: what they ran or waited for a CPU, of the
         # lanes' wall time, leaves the time they slept (on a lock or the GIL).
-        busy = sum(seconds - before.get(tid, 0.0) for tid, seconds in after.items())
+        busy = sum(value for value in spent if value is not None)
+        busy += sum(value - shims_before.get(tid, 0.0) for tid, value in shims_after.items())
         asleep = max(0.0, 1 - busy / (elapsed * len(lanes)))
     return {"modules": sum(counts), "seconds": elapsed, "per_second": sum(counts) / elapsed,
             "cores_used": cpu / elapsed, "per_cpu_second": sum(counts) / cpu if cpu else None,
             "asleep": asleep}
 
 
-def schedstats(lanes: Iterable[int]) -> dict[int, float] | None:
-    """Seconds each of these threads and each of the shim's LLVM threads has run on a CPU
-    or waited for one (Linux), else None.
+def schedstat(tid: int) -> float | None:
+    """Seconds a thread of this process has run on a CPU or waited for one (Linux), else None.
 
     What is left of the wall time is sleep: waiting on a lock or the GIL,
     which another lane can cause, unlike the wait for a CPU that other work
     on the machine causes.
     """
-    def seconds(tid: int) -> float:
+    try:
         fields = Path(f"/proc/self/task/{tid}/schedstat").read_text().split()
         return (int(fields[0]) + int(fields[1])) / 1e9
-
-    try:
-        result = {tid: seconds(tid) for tid in lanes}
     except (OSError, ValueError, IndexError):
-        return None  # no schedstat here
-    for tid in os.listdir("/proc/self/task"):
+        return None
+
+
+def llvm_schedstats() -> dict[int, float]:
+    """schedstat() of each of the shim's LLVM threads (named llvmplug-llvm), by thread id."""
+    result = {}
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return result
+    for tid in tasks:
         try:
-            if Path(f"/proc/self/task/{tid}/comm").read_text().strip() == "llvmplug-llvm":
-                result[int(tid)] = seconds(int(tid))
+            if Path(f"/proc/self/task/{tid}/comm").read_text().strip() != "llvmplug-llvm":
+                continue
         except OSError:
-            pass  # a thread that ended meanwhile
+            continue  # a thread that ended meanwhile
+        value = schedstat(int(tid))
+        if value is not None:
+            result[int(tid)] = value
     return result
 
 
