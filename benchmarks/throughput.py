@@ -234,7 +234,8 @@ def markdown(result: dict[str, Any]) -> str:
         "## Throughput: threads on one copy, per backend, private instances, the floor per call", "",
         f"Threads compile the median corpus module ({t['module']}; 1 thread: {t['per_second_one']:.0f} "
         f"modules/s, {t['cpus_busy_one']:.2f} CPUs busy). The floor is measured in fresh processes; with "
-        f"`-passes=` it is {ms(f['now']['-O2 -passes='])}, with a thread per call {ms(f['thread']['-O2 -passes='])}.", "",
+        f"`-passes=` it is {ms(f['now']['-O2 -passes='])}, with a new confined thread per call "
+        f"{ms(f['thread']['-O2 -passes='])}.", "",
         "| row | measured (and the previous design) | met? |", "|---|---|---|", rows, "",
         _busy(t["cpus_busy_two"], 2).strip(), "", *_instances_markdown(result["instances"])])
 

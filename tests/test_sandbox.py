@@ -103,8 +103,8 @@ PROBES = {
     "-exec-on-ir-change=": (llvmplug.OptionError, "the sandbox refused to let LLVM write",
                             lambda p, h: p.compile_modules([IR], flags=[f"-exec-on-ir-change={h.program}"])),
     "-print-changed-diff-path=": (llvmplug.OptionError, "the sandbox refused to let LLVM write",
-                                  lambda p, h: p.compile_modules([IR], flags=["-print-changed=diff",
-                                                                              f"-print-changed-diff-path={h.program}"])),
+                                  lambda p, h: p.compile_modules(
+                                      [IR], flags=["-print-changed=diff", f"-print-changed-diff-path={h.program}"])),
     # Not an option of LLVM's libraries (opt's own): refused before anything is loaded.
     "-load-pass-plugin=": (llvmplug.OptionError, "unknown option '-load-pass-plugin'",
                            lambda p, h: p.compile(IR, flags=[f"-load-pass-plugin={h.plugin}"])),
@@ -257,7 +257,8 @@ out = {}
 with llvmplug.Plugin(private=True, policy="all") as p:
     out["info"] = p.info()["sandbox"]
     try:
-        out["incbin"] = open(secret).read().strip() in p.compile(ir + f'module asm ".incbin \\22{secret}\\22"\n').decode("latin-1")
+        obj = p.compile(ir + f'module asm ".incbin \\22{secret}\\22"\n')
+        out["incbin"] = open(secret).read().strip() in obj.decode("latin-1")
     except llvmplug.CodegenError:
         out["incbin"] = False
     try:
@@ -348,7 +349,8 @@ def test_the_command_line_says_so_and_turns_it_off(tmp_path, host):
 
     source = tmp_path / "f.ll"
     source.write_text(IR)
-    compile_ = ["compile", str(source), "-o", str(tmp_path / "f.o"), "--options", "all", f"-stack-usage-file={host.usage}"]
+    compile_ = ["compile", str(source), "-o", str(tmp_path / "f.o"), "--options", "all",
+                f"-stack-usage-file={host.usage}"]
     refused = run(*compile_)
     assert refused.returncode != 0 and "the sandbox refused" in refused.stderr
     assert "--no-sandbox" in refused.stderr and "Plugin(" not in refused.stderr
