@@ -100,50 +100,79 @@ def throughput(lanes: Sequence[Callable[[str], Any]], workload: Sequence[str], s
     compiles the workload round-robin until the deadline; each lane warms up
     once, untimed, and all start together."""
     counts = [0] * len(lanes)
-    asleep: list[float] = []
+    spent: list[float | None] = [None] * len(lanes)  # each lane's own run and wait-for-CPU seconds
     barrier = threading.Barrier(len(lanes) + 1)
     deadline = math.inf  # set once every lane has warmed up
 
     def lane(index: int) -> None:
         lanes[index](workload[0])
         barrier.wait()
-        start, before = time.perf_counter(), schedstat()
+        before = schedstat(threading.get_native_id())
         while time.perf_counter() < deadline:
             lanes[index](workload[(index + counts[index]) % len(workload)])
             counts[index] += 1
-        after = schedstat()
-        if before and after:
-            asleep.append(1 - (after[0] - before[0] + after[1] - before[1]) / (time.perf_counter() - start))
+        after = schedstat(threading.get_native_id())
+        if before is not None and after is not None:
+            spent[index] = after - before
 
     threads = [threading.Thread(target=lane, args=(i,)) for i in range(len(lanes))]
     for thread in threads:
         thread.start()
+    shims_before = llvm_schedstats()
     barrier.wait()
     start, cpu = time.perf_counter(), time.process_time()
     deadline = start + seconds
     for thread in threads:
         thread.join()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    shims_after = llvm_schedstats()
     # The process's CPU time per wall second: the cores the lanes actually got
-    # (a compile runs on a big-stack thread of the shim's, so the lanes' own
-    # thread times would miss it). Meaningless where the work runs in other processes.
+    # (a compile runs on a thread of the shim's, so the lanes' own thread
+    # times would miss it). Meaningless where the work runs in other processes.
+    asleep = None
+    if all(value is not None for value in spent):
+        # A lane is its Python thread and, while it waits for a compile, the
+        # shim's thread doing it: what they ran or waited for a CPU, of the
+        # lanes' wall time, leaves the time they slept (on a lock or the GIL).
+        busy = sum(value for value in spent if value is not None)
+        busy += sum(value - shims_before.get(tid, 0.0) for tid, value in shims_after.items())
+        asleep = max(0.0, 1 - busy / (elapsed * len(lanes)))
     return {"modules": sum(counts), "seconds": elapsed, "per_second": sum(counts) / elapsed,
             "cores_used": cpu / elapsed, "per_cpu_second": sum(counts) / cpu if cpu else None,
-            "asleep": max(asleep) if asleep else None}
+            "asleep": asleep}
 
 
-def schedstat() -> tuple[float, float] | None:
-    """Seconds this thread has run on a CPU and waited for one (Linux), else None.
+def schedstat(tid: int) -> float | None:
+    """Seconds a thread of this process has run on a CPU or waited for one (Linux), else None.
 
-    What is left of the wall time the thread slept: waiting on a lock or the
-    GIL, which another lane can cause, unlike the wait for a CPU that other
-    work on the machine causes.
+    What is left of the wall time is sleep: waiting on a lock or the GIL,
+    which another lane can cause, unlike the wait for a CPU that other work
+    on the machine causes.
     """
     try:
-        fields = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat").read_text().split()
-    except OSError:
+        fields = Path(f"/proc/self/task/{tid}/schedstat").read_text().split()
+        return (int(fields[0]) + int(fields[1])) / 1e9
+    except (OSError, ValueError, IndexError):
         return None
-    return int(fields[0]) / 1e9, int(fields[1]) / 1e9
+
+
+def llvm_schedstats() -> dict[int, float]:
+    """schedstat() of each of the shim's LLVM threads (named llvmplug-llvm), by thread id."""
+    result = {}
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return result
+    for tid in tasks:
+        try:
+            if Path(f"/proc/self/task/{tid}/comm").read_text().strip() != "llvmplug-llvm":
+                continue
+        except OSError:
+            continue  # a thread that ended meanwhile
+        value = schedstat(int(tid))
+        if value is not None:
+            result[int(tid)] = value
+    return result
 
 
 def probe(request: dict[str, Any], env: dict[str, str] | None = None) -> Any:

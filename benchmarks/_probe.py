@@ -13,8 +13,9 @@ Run by path with a JSON request; prints one JSON object:
   Plugin that compiled, with or without its warmed standby copy;
 - ``{"what": "floor", "number": N, "repeat": R}``: best mean seconds per
   compile of an empty module (-O2, -O2 -passes=, and -O2 to bitcode), and
-  per bare call through the boundary (``llvmplug_set_policy``: the stack
-  LLVM runs on, the lock, the result), as this process's environment
+  per bare call through the boundary (``llvmplug_set_policy``: the handoff
+  to LLVM's thread, the lock, the result) and per one that stays on the
+  caller's thread (``llvmplug_set_sandbox``), as this process's environment
   configures the shim (LLVMPLUG_THREAD_PER_CALL);
 - ``{"what": "threads", "seconds": S, "rounds": R}``: per backend (x86, AArch64,
   NVPTX, AMDGPU), modules per second of 1 and of 2 threads compiling on one
@@ -112,7 +113,12 @@ def floor(number: int, repeat: int) -> dict[str, float]:
         lib.llvmplug_set_policy(lib.LLVMPLUG_POLICY_SAFE, out)
         lib.llvmplug_result_free(out[0])
 
+    def on_caller() -> None:  # the same result and checks on the caller's thread: no handoff
+        lib.llvmplug_set_sandbox(1, out)
+        lib.llvmplug_result_free(out[0])
+
     result["boundary"] = min(timed(boundary, repeat, number * 10))
+    result["caller"] = min(timed(on_caller, repeat, number * 10))
     return result
 
 

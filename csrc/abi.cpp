@@ -10,9 +10,11 @@
 #include "options.h"
 #include "pass_policy.h"
 #include "runtime.h"
-#include "stack.h"
 #include "targets.h"
 #include "timings.h"
+#include "threads.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <exception>
 #include <new>
@@ -35,7 +37,11 @@ namespace {
 
 using namespace llvmplug;
 
-template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body) {
+// Where a body runs: on one of the copy's threads (threads.h), or on the
+// caller's own (only what must act on the caller's thread).
+enum class On { LLVMThread, Caller };
+
+template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body, On on = On::LLVMThread) {
   if (!out)
     return LLVMPLUG_ERROR_ARGUMENT;
   *out = nullptr;
@@ -52,10 +58,14 @@ template <class Body> llvmplug_status guarded(llvmplug_result **out, Body &&body
     }
   };
   try {
-    // LLVM recurses on nested input: run the body where the stack is large
-    // (stack.h); whatever it throws is rethrown here. Each body takes the
-    // runtime lock itself, shared or exclusive, on that thread (runtime.h).
-    runOnBigStack([&] { body(*result); });
+    // LLVM recurses on nested input and must run confined: run the body on
+    // a thread of the copy's (threads.h); whatever it throws is rethrown
+    // here. Each body takes the runtime lock itself, shared or exclusive,
+    // on that thread (runtime.h).
+    if (on == On::LLVMThread)
+      runOnLLVMThread([&] { body(*result); });
+    else
+      body(*result);
     if (result->parts.empty())
       result->parts.emplace_back(); // the header promises a part on success
   } catch (const Failure &failure) {
@@ -197,13 +207,40 @@ llvmplug_status llvmplug_progress(llvmplug_result **out) {
     // No runtime lock: it must answer while a compile holds it, and reads
     // only the registry of calls in progress (timings.h).
     result.parts.push_back(runningCalls());
-  });
+  }, On::Caller);
+}
+
+llvmplug_status llvmplug_set_sandbox(int enabled, llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &) { chooseConfinement(enabled != 0); }, On::Caller);
+}
+
+llvmplug_status llvmplug_confine_process(const char *const *readable, size_t readable_count,
+                                         llvmplug_result **out) {
+  return guarded(out, [&](llvmplug_result &result) {
+    if (!readable && readable_count)
+      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "readable is NULL but readable_count is not 0");
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < readable_count; ++i) {
+      if (!readable[i] || !*readable[i])
+        throw Failure(LLVMPLUG_ERROR_ARGUMENT, "readable path " + std::to_string(i) + " is NULL or empty");
+      paths.emplace_back(readable[i]);
+    }
+    for (const std::string &path : readableByLLVM())
+      paths.push_back(path);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << confineProcess(paths).json();
+    result.parts.push_back(std::move(text));
+  }, On::Caller);
 }
 
 llvmplug_status llvmplug_shutdown(void) {
   try {
-    ExclusiveLock hold(runtimeLock());
-    shutdownRuntime();
+    {
+      ExclusiveLock hold(runtimeLock());
+      shutdownRuntime();
+    }
+    stopThreads(); // every thread of this copy joined: the copy may be unmapped
     return LLVMPLUG_OK;
   } catch (...) {
     return LLVMPLUG_ERROR_INTERNAL;

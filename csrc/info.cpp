@@ -5,6 +5,7 @@
 #include "nesting.h"
 #include "llvmplug.h"
 #include "targets.h"
+#include "threads.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
@@ -42,7 +43,9 @@ std::string describeLibrary() {
                     {"targets", std::move(targets)},
                     // The backends linked in (LLVMPLUG_TARGETS at build time).
                     {"backends", json::Array(linkedTargets())},
-                    {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}}};
+                    {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}},
+                    // What confines the thread this runs on, as every compile's.
+                    {"sandbox", json::Object{{"threads", currentConfinement().json()}}}};
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(info));

@@ -23,10 +23,13 @@
  *    them, and whatever changes options for good runs alone (see
  *    llvmplug_compile). Separate copies (loaded from different files) share
  *    nothing.
- *  - LLVM runs on a large stack of the shim's (the calling thread switches
- *    onto it where the platform allows, else a thread of the shim's), so
- *    input nested up to the limit llvmplug_info reports cannot overflow the
- *    caller's stack; deeper input fails with LLVMPLUG_ERROR_LIMIT.
+ *  - LLVM runs on threads of the shim's, kept between calls, each with a
+ *    large stack, so input nested up to the limit llvmplug_info reports
+ *    cannot overflow the caller's stack; deeper input fails with
+ *    LLVMPLUG_ERROR_LIMIT. On Linux those threads are confined by the
+ *    kernel (Landlock, seccomp: see llvmplug_set_sandbox), so an option or
+ *    asm directive the policy let through still reads, writes and runs
+ *    nothing; what it tried fails as an error of the call.
  */
 #ifndef LLVMPLUG_H
 #define LLVMPLUG_H
@@ -185,7 +188,9 @@ LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *mod
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
  * build_id, host_triple, process_triple, host_cpu, host_features, targets (name,
- * description) and limits (max_nesting_depth). */
+ * description), limits (max_nesting_depth) and (since ABI 2.2) sandbox:
+ * {"threads": what confines the threads LLVM runs on: enabled, landlock_abi
+ * (0: none), seccomp, layers, missing (why a layer is absent) and summary}. */
 LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
 
 /* Describe one target: a JSON object with triple (normalised), target,
@@ -242,10 +247,44 @@ LLVMPLUG_API llvmplug_status llvmplug_list_passes(const char *pattern,
  * a compile holds: it answers while they run, from any thread. */
 LLVMPLUG_API llvmplug_status llvmplug_progress(llvmplug_result **out);
 
-/* Tear LLVM down (llvm_shutdown and the C++ runtime's free-resources hook) so
- * that unloading the library leaves nothing behind. Call it only right before
- * unloading: every later call fails with LLVMPLUG_ERROR_SHUTDOWN. Waits for
- * calls in progress. Idempotent. */
+/* Choose whether this copy's threads are confined (since ABI 2.2).
+ *  confine: non-zero (every copy's default) confines, on Linux, each thread
+ *    LLVM runs on when it starts: no_new_privs; Landlock with every access
+ *    right of the kernel's ABI handled and none granted but reading
+ *    /proc/cpuinfo (no file read, written or executed; no TCP; no signal or
+ *    abstract unix socket outside the thread's domain); a seccomp filter
+ *    refusing with EPERM execve, socket, ptrace, process_vm_*, mounts,
+ *    namespaces, the keyring, bpf, io_uring and module loading. So an
+ *    option of the "all" policy that reads or writes a file, loads a
+ *    plugin or runs a program fails (an error of the call, as for a file
+ *    that is not there). A layer the kernel lacks is skipped (llvmplug_info
+ *    says which and why); one it has that cannot be applied fails the call.
+ *    0 leaves the threads unconfined: for trusted callers whose options
+ *    must reach files.
+ *  Call it before any call that compiles or describes (the first of those
+ *  starts a thread, and a confined thread cannot be freed): changing it
+ *  afterwards is LLVMPLUG_ERROR_ARGUMENT. Runs on the caller's thread. */
+LLVMPLUG_API llvmplug_status llvmplug_set_sandbox(int confine,
+                                                  llvmplug_result **out);
+
+/* Confine the calling process as a worker that only compiles (since ABI
+ * 2.2; Linux, else it reports that nothing was applied): the calling thread
+ * gets what llvmplug_set_sandbox gives this copy's threads, keeping
+ * `readable` (files or directories) readable besides, and passes it on to
+ * every thread it starts later; core dumps are turned off and the process
+ * made not dumpable. Call it on the thread that will start every later one,
+ * before it starts any: a thread already running keeps its own confinement
+ * (this copy's own threads confined themselves when they started).
+ * Irreversible. out: on success a JSON object as llvmplug_info's
+ * sandbox.threads, with "no core dumps" among layers. */
+LLVMPLUG_API llvmplug_status llvmplug_confine_process(const char *const *readable,
+                                                      size_t readable_count,
+                                                      llvmplug_result **out);
+
+/* Tear LLVM down (llvm_shutdown and the C++ runtime's free-resources hook) and
+ * join the threads LLVM ran on, so that unloading the library leaves nothing
+ * behind. Call it only right before unloading: every later call fails with
+ * LLVMPLUG_ERROR_SHUTDOWN. Waits for calls in progress. Idempotent. */
 LLVMPLUG_API llvmplug_status llvmplug_shutdown(void);
 
 /* Result accessors. A NULL result reads as LLVMPLUG_ERROR_ARGUMENT with no

@@ -3,7 +3,7 @@
 // Why: LLVM's parser, verifier and code generator recurse on nested input
 // (constant expressions, aggregate types and constants, metadata nodes).
 // Input nested deeper than the stack allows kills the process with SIGSEGV,
-// which no exception can report. stack.h gives LLVM a large stack; this file
+// which no exception can report. threads.h gives LLVM a large stack; this file
 // refuses input nested deeper than that stack was measured to hold (with a
 // wide margin) with LLVMPLUG_ERROR_LIMIT, before LLVM works on it.
 #ifndef LLVMPLUG_NESTING_H
@@ -20,7 +20,7 @@ namespace llvmplug {
 
 // Deepest accepted nesting: brackets in IR text, and types, constants and
 // metadata nodes in a parsed module. Measured (tests/test_deep_input.py):
-// 10,000 nested constant GEPs compile at -O0 and -O2 within stack.h's stack.
+// 10,000 nested constant GEPs compile at -O0 and -O2 within threads.h's stack.
 constexpr unsigned MaxNestingDepth = 10000;
 
 // The checks parse.h runs on every module it parses. Each throws

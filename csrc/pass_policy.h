@@ -57,7 +57,7 @@ struct PassEntry {
 };
 
 // The deepest nesting of inner pipelines accepted, under every policy. LLVM
-// parses and runs nested pass managers recursively: on stack.h's stack,
+// parses and runs nested pass managers recursively: on threads.h's stack,
 // module(, function( or cgscc( nested 6,000 deep crash the process (SIGSEGV),
 // 4,000 compile (measured; tests/test_pass_policy.py keeps both sides).
 constexpr unsigned MaxPipelineDepth = 1000;

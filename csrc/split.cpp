@@ -1,6 +1,7 @@
 #include "split.h"
 
 #include "diagnostics.h"
+#include "sandbox.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -33,7 +34,7 @@ namespace {
 // Code generation recurses over the IR (e.g. SelectionDAG building); give
 // each part as much room as the thread LLVM otherwise runs on (see
 // llvmplug.h on nesting).
-constexpr unsigned PartStackBytes = 32u << 20; // as stack.cpp's
+constexpr unsigned PartStackBytes = 32u << 20; // as threads.h's BigStackBytes
 
 size_t definitions(const Module &module) {
   size_t count = module.alias_size() + module.ifunc_size();
@@ -345,7 +346,9 @@ std::vector<std::string> splitToBitcode(Module &module, unsigned parts, SplitFor
 
 void runInParallel(size_t count, const std::function<void(size_t)> &work) {
   std::vector<std::exception_ptr> errors(count);
+  Refusals *refusals = currentRefusals(); // the call's, on every thread it runs on (sandbox.h)
   auto run = [&](size_t index) {
+    RefusalScope noted(refusals);
     try {
       work(index);
     } catch (...) {

@@ -93,10 +93,11 @@ class LocalBackend:
     worker_pid = None
 
     def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
-                 standby: bool) -> None:
+                 standby: bool, sandbox: bool = True) -> None:
         self._private = private
         self._source = path
         self._policy = policy
+        self._sandbox = sandbox
         self._reload_after_fatal = reload_after_fatal
         self._standby_wanted = standby
         self._sticky: list[str] = []
@@ -136,10 +137,13 @@ class LocalBackend:
     # -- copies ------------------------------------------------------------
 
     def _new_library(self, *, file: _loader.PrivateFile | None = None) -> _loader.Library:
-        """A loaded copy with the policy applied (before anything else runs in it)."""
+        """A loaded copy with the sandbox and the policy applied (before anything else runs in it)."""
         library = _loader.Library(self._source, private=self._private or self._forked or self._standby_wanted,
                                   file=file, fallback_private=True)
         try:
+            # First: the copy's first thread starts with the next call, and
+            # is confined (or not) for good (csrc/threads.h).
+            _abi.call(library.lib, "llvmplug_set_sandbox", int(self._sandbox))
             policy = {"safe": library.lib.LLVMPLUG_POLICY_SAFE, "all": library.lib.LLVMPLUG_POLICY_ALL}
             _abi.call(library.lib, "llvmplug_set_policy", policy[self._policy])
         except BaseException:
@@ -378,7 +382,25 @@ class LocalBackend:
     def info(self) -> dict[str, Any]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_info")
-        return json.loads(data)
+        info: dict[str, Any] = json.loads(data)
+        info["sandbox"]["process"] = None  # this process is the caller's (a worker adds its own)
+        return info
+
+    def confine_process(self) -> dict[str, Any]:
+        """Confine this whole process as a worker (see llvmplug_confine_process); for :mod:`llvmplug._worker`.
+
+        What stays readable: the shim and its build id, so that the worker
+        can load a fresh copy after a fatal error.
+        """
+        source = self._source or _loader.library_path()
+        readable = [str(source), str(_loader.build_id_file(source))]
+        cffi_ = _abi.ffi()
+        keep = [cffi_.new("char[]", os.fsencode(path)) for path in readable]
+        array = cffi_.new("const char *[]", keep)
+        with self._calling() as lib:
+            data, _ = _abi.call(lib, "llvmplug_confine_process", array, len(keep))
+        report: dict[str, Any] = json.loads(data)
+        return report
 
     def target_info(self, triple: str) -> dict[str, Any]:
         with self._calling() as lib:

@@ -272,12 +272,13 @@ class ProcessBackend:
     isolation = "process"
 
     def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
-                 memory_limit: int | None, standby: bool = False) -> None:
+                 memory_limit: int | None, standby: bool = False, sandbox: bool = True) -> None:
         self._config = {
             "private": private,
             "path": None if path is None else str(path),
             "policy": policy,
             "reload_after_fatal": reload_after_fatal,
+            "sandbox": sandbox,  # the child confines itself (llvmplug/_worker.py)
         }
         self._memory_limit = memory_limit
         self._poisoned = False

@@ -50,6 +50,8 @@ else:
 # The ABI this package speaks: a library with another major, or an older
 # minor (lacking functions this package calls), is refused right after dlopen.
 ABI_MAJOR = 2
+# 2.2: llvmplug_set_sandbox, which every load calls, llvmplug_confine_process,
+# llvmplug_progress and llvmplug_result_timings.
 ABI_MIN_MINOR = 2
 # llvmplug_build_id arrived in 2.1 too, with llvmplug_compile_modules and
 # llvmplug_list_passes, which this package calls: every shim it loads has an id.

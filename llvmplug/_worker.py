@@ -6,6 +6,13 @@ one in-process backend and serves calls from its parent over two dedicated
 pipes whose descriptors are its command-line arguments (see
 :mod:`llvmplug._protocol`). Its stdin is /dev/null and its stdout its
 parent's stderr, so nothing LLVM prints can reach the protocol.
+
+With the sandbox (the default), once the shim is loaded and before the
+first request, the child confines itself for good (Linux: no_new_privs,
+Landlock, seccomp, no core dumps; see csrc/sandbox.h): from then on it can
+read the shim (to load a fresh copy after a fatal error) and /proc/cpuinfo,
+and nothing else on the file system; it can run no program and open no
+socket. Everything it still needs is imported or opened before that.
 """
 
 from __future__ import annotations
@@ -44,9 +51,10 @@ def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
 
 
 def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...],
-           report: Any = None) -> tuple[Any, ...]:
+           confinement: dict[str, Any] | None, report: Any = None) -> tuple[Any, ...]:
     """One call's reply. A compile's last two arguments say whether its timings are wanted and whether it
-    is watched (``report`` then sends each Progress to the parent while it runs)."""
+    is watched (``report`` then sends each Progress to the parent while it runs); ``info`` gains what
+    confined this process (``confinement``)."""
     if method not in METHODS:
         return ("error", errors.InternalError(f"llvmplug worker: no method {method!r}"), backend.poisoned)
     timed: list[str] | None = None
@@ -66,6 +74,8 @@ def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...],
     except Exception as error:  # noqa: BLE001 - reported to the parent, which raises it
         return ("error", errors.InternalError(f"llvmplug worker: {type(error).__name__}: {error}"),
                 backend.poisoned)
+    if method == "info":
+        value["sandbox"]["process"] = confinement
     return ("ok", value, [], backend.poisoned)
 
 
@@ -114,8 +124,7 @@ def main() -> None:
     # Ctrl-C in a terminal reaches the whole process group; the parent
     # decides what happens to its child (it kills it if a call is cut short).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if os.name == "posix":  # a POSIX child is re-parented when its parent dies
-        threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    parent = os.getppid()
     requests, replies = _protocol_streams(sys.argv[1:])
     sys.stdout = sys.stderr
     try:
@@ -132,12 +141,31 @@ def main() -> None:
             policy=config["policy"],
             reload_after_fatal=config["reload_after_fatal"],
             standby=False,
+            sandbox=config["sandbox"],
         )
+        confinement = None
+        if config["sandbox"]:
+            if sys.platform.startswith("linux"):
+                # Imported on first use by the loader when a poisoned copy is
+                # replaced (llvmplug/_loader.py); after confinement no module
+                # file can be read.
+                import ctypes  # noqa: F401
+                import fcntl  # noqa: F401
+            # Imported on first use by a watched call (progress) and by the
+            # first log record (_log): the same reason.
+            import logging  # noqa: F401
+
+            from . import progress  # noqa: F401
+            # Before any other thread starts: the threads this one starts later
+            # inherit its confinement (Landlock has no way to reach the others).
+            confinement = backend.confine_process()
     except EOFError:
         return
     except errors.LLVMPlugError as error:
         _protocol.send(replies, 0, ("error", error))
         return
+    if os.name == "posix":  # a POSIX child is re-parented when its parent dies
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     _protocol.send(replies, number, ("ready", {"pid": os.getpid(), "loaded_path": str(backend.loaded_path)}))
     sending = threading.Lock()  # a progress frame (from the watcher's thread) and the reply never interleave
     try:
@@ -152,7 +180,7 @@ def main() -> None:
                 with sending:
                     _protocol.send(replies, number, ("progress", progress._as_dict()))
 
-            reply = _serve(backend, method, args, report)
+            reply = _serve(backend, method, args, confinement, report)
             with sending:
                 _protocol.send(replies, number, reply)
     except MemoryError:

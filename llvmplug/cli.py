@@ -69,6 +69,7 @@ BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command killed by it
 # shim and from llvmplug's Python layer use the left column.
 _API_TO_COMMAND_LINE = (
     (errors.POLICY_ALL, "--options all"),
+    (errors.SANDBOX_OFF, "--no-sandbox"),
     ('output="asm"', "--emit asm"),
     ('output="obj"', "--emit obj"),
     ('output="bc"', "--emit bc"),
@@ -163,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--time] [--verbose] "
+        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] [--time] [--verbose] "
         "[-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
@@ -185,6 +186,9 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
                           help="'all' accepts every LLVM option, including ones that write files "
                           "or load code (trusted input only; default: safe)")
+    compile_.add_argument("--no-sandbox", action="store_true",
+                          help="run LLVM unconfined by the kernel (Linux: Landlock, seccomp), so that "
+                          "--options all can reach files (trusted input only)")
     compile_.add_argument("--time", action="store_true",
                           help="print how long each stage took (parse, link, optimise, codegen...) on stderr")
     compile_.add_argument("--verbose", action="store_true",
@@ -316,7 +320,7 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     link = [Path(name).read_bytes() for name in inputs[1:]]  # the --link files, then libdevice
     timings = Timings() if args.time or args.verbose else None
     shown = _feedback(args, llvm_flags)
-    with Plugin(isolation=args.isolation, policy=args.options) as plugin:
+    with Plugin(isolation=args.isolation, policy=args.options, sandbox=not args.no_sandbox) as plugin:
         try:
             data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link, timings=timings,
                                   progress=shown)
@@ -389,6 +393,7 @@ def _info(args: argparse.Namespace) -> int:
     print(f"targets:     {', '.join(t['name'] for t in info['targets'])}")
     enabled = [f[1:] for f in info["host_features"] if f.startswith("+")]
     print(f"features:    {' '.join(enabled)}")
+    print(f"sandbox:     {info['sandbox']['threads']['summary']}")
     return 0
 
 

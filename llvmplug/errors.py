@@ -120,6 +120,8 @@ _BY_STATUS: dict[int, type[LLVMPlugError]] = {
 
 # How the API spells the permissive policy; the CLI says "--options all" instead.
 POLICY_ALL = 'Plugin(policy="all")'
+# How the API turns the kernel's sandbox off (csrc/sandbox.cpp); the CLI says "--no-sandbox".
+SANDBOX_OFF = "Plugin(sandbox=False)"
 
 
 def _abridge(match: re.Match[str]) -> str:

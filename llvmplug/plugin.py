@@ -70,6 +70,17 @@ class Plugin:
         cache: an :class:`llvmplug.Cache` that every compile of this Plugin
             uses unless a call passes its own ``cache=`` (``None`` there
             turns it off for that call).
+        sandbox: ``True`` (default): on Linux the kernel confines LLVM
+            beneath the policy. In process, LLVM runs on threads of the
+            shim's that Landlock and seccomp confine (no file read or
+            written but /proc/cpuinfo, nothing executed, no socket); with
+            ``"process"`` the whole child is confined the same way. An
+            option or asm directive that reads or writes a file, loads a
+            plugin or runs a program then fails with an error of the call,
+            under ``policy="all"`` too. ``False``: no kernel confinement,
+            for trusted callers whose options must reach files (e.g.
+            ``-load-pass-plugin``, ``-stack-usage-file``). ``info()["sandbox"]``
+            says which layers are active, or why only the policy is.
 
     A Plugin is safe to use from several threads. :meth:`unload` and
     :meth:`reload` wait for calls in progress. With ``isolation="process"``,
@@ -93,6 +104,7 @@ class Plugin:
         memory_limit: int | None = None,
         standby: bool = False,
         cache: _cache.Cache | None = None,
+        sandbox: bool = True,
         options: Any = _args.UNSET,
     ) -> None:
         if options is not _args.UNSET:
@@ -108,6 +120,7 @@ class Plugin:
         _args.boolean(reload_after_fatal, "reload_after_fatal")
         self._policy = _args.choice(policy, "policy", _args.POLICIES)
         _args.boolean(standby, "standby")
+        _args.boolean(sandbox, "sandbox")
         limit = _args.memory_limit(memory_limit, self._isolation)
         self._source = _args.shim_path(path)
         if standby and self._isolation == "none" and not private:
@@ -123,10 +136,10 @@ class Plugin:
 
             self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
                                            reload_after_fatal=reload_after_fatal, memory_limit=limit,
-                                           standby=standby)
+                                           standby=standby, sandbox=sandbox)
         else:
             self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
-                                         reload_after_fatal=reload_after_fatal, standby=standby)
+                                         reload_after_fatal=reload_after_fatal, standby=standby, sandbox=sandbox)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -449,7 +462,13 @@ class Plugin:
                         "(a typo?)")
 
     def info(self) -> dict[str, Any]:
-        """LLVM version, ABI version, build id, host triple/CPU/features, targets and limits."""
+        """LLVM version, ABI version, build id, host triple/CPU/features, targets, limits and sandbox.
+
+        ``sandbox["threads"]`` says what confines the threads LLVM runs on
+        (``summary``: e.g. "Landlock ABI 7 and seccomp", or "policy only: ..."
+        and why); ``sandbox["process"]`` what confines the worker process
+        (``isolation="process"``), else None.
+        """
         return self._backend.info()
 
     def target_info(self, triple: str | None = None) -> dict[str, Any]:

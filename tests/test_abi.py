@@ -131,7 +131,8 @@ def test_cdef_is_the_header_region():
     # Every function the header declares is in the cdef, and nothing else is.
     declared = set(re.findall(r"LLVMPLUG_API[^;]*?\b(llvmplug_\w+)\s*\(", text))
     assert declared == set(re.findall(r"\b(llvmplug_\w+)\s*\(", source))
-    assert len(declared) == 22  # 2.2 added llvmplug_progress and llvmplug_result_timings
+    assert len(declared) == 24  # 2.2 added llvmplug_progress, llvmplug_result_timings, llvmplug_set_sandbox
+    # and llvmplug_confine_process
 
 
 def test_shutdown_then_calls_fail_cleanly(ffi):

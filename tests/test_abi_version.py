@@ -30,8 +30,9 @@ def test_an_older_minor_is_refused(tmp_path, cc, monkeypatch):
         _loader.Library(library)
 
 
-def test_the_minor_before_llvmplug_progress_is_refused(tmp_path, cc):
-    # ABI 2.2 added llvmplug_progress and llvmplug_result_timings, which a watched or timed compile calls.
+def test_the_minor_before_2_2_is_refused(tmp_path, cc):
+    # ABI 2.2 added llvmplug_set_sandbox, which every load calls, and llvmplug_progress and
+    # llvmplug_result_timings, which a watched or timed compile calls.
     library = build(cc, tmp_path, "older", VERSION_ONLY, "-DVERSION=0x00020001")
     with pytest.raises(llvmplug.LibraryLoadError, match=r"implements llvmplug ABI 2\.1; .* needs ABI 2\.2"):
         _loader.Library(library)

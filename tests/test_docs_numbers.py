@@ -26,7 +26,7 @@ FIGURE = re.compile(r"(?<![\w.])\d(?:[\d,.]*\d)?(?:-\d(?:[\d,.]*\d)?)?\s?(?:µs|
 
 # Not measurements: limits and settings the code itself states.
 STATED = {
-    "32 MB": "BigStackBytes, the stack of LLVM's thread (csrc/stack.h)",
+    "32 MB": "BigStackBytes, the stack of LLVM's threads (csrc/threads.h)",
     "300 MB": "the address space README advises leaving a process child under memory_limit",
     "0.25 s": "how long a load waits for a retiring copy before making a private one (_backend_local)",
     "10 s": "RETIRE_WAIT, how long a load waits when too many copies are retiring (_loader)",

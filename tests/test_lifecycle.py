@@ -176,6 +176,9 @@ for plugin in plugins:
     except llvmplug.ParseError:
         pass
 loaded = json.loads(json.dumps(snapshot()))
+# The copies' kept threads (csrc/threads.h): named, one per copy (calls came one at a time).
+names = sorted(open(f"/proc/self/task/{tid}/comm").read().strip()
+               for tid in set(loaded["threads"]) - set(before["threads"]))
 for plugin in plugins:
     plugin.unload()
 unloaded = json.loads(json.dumps(snapshot()))
@@ -190,11 +193,13 @@ extra.start()
 control = json.loads(json.dumps(snapshot()))
 stop.set(); extra.join()
 print(json.dumps({"loaded": changed(before, loaded), "unloaded": changed(before, unloaded),
-                  "control": changed(before, control), "usr2": signal.SIGUSR2}))
+                  "control": changed(before, control), "usr2": signal.SIGUSR2, "names": names}))
 """
     )
     nothing = {"threads": [], "sigaction": [], "python": []}
-    assert result["loaded"] == nothing
+    # While loaded, each copy keeps the thread LLVM runs on; unloading joins it.
+    assert result["names"] == ["llvmplug-llvm", "llvmplug-llvm"]
+    assert result["loaded"] == dict(nothing, threads=result["loaded"]["threads"])
     assert result["unloaded"] == nothing
     assert len(result["control"]["threads"]) == 1
     assert result["control"]["sigaction"] == [str(result["usr2"])]
@@ -202,9 +207,9 @@ print(json.dumps({"loaded": changed(before, loaded), "unloaded": changed(before,
 
 @linux_only
 def test_unload_unmaps_the_big_stacks():
-    """The stacks LLVM runs on (csrc/stack.h) are kept between calls and must go with the copy.
+    """The stacks LLVM runs on (csrc/threads.h) are kept between calls and must go with the copy.
 
-    A kept stack is a 64 KiB guard (---p) right below 32 MiB of stack (rw-p).
+    A kept thread's stack is a 64 KiB guard (---p) right below 32 MiB of stack (rw-p).
     """
     result = run_python(
         r"""
