@@ -3,6 +3,7 @@
 #include "build_id.h" // generated: LLVMPLUG_BUILD_ID
 
 #include "nesting.h"
+#include "prebuilt.h"
 #include "llvmplug.h"
 #include "targets.h"
 
@@ -42,7 +43,9 @@ std::string describeLibrary() {
                     {"targets", std::move(targets)},
                     // The backends linked in (LLVMPLUG_TARGETS at build time).
                     {"backends", json::Array(linkedTargets())},
-                    {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}}};
+                    {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}},
+                    // Where this copy's policy tables came from (prebuilt.h).
+                    {"tables", describeTables()}};
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(info));

@@ -185,7 +185,8 @@ LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *mod
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
  * build_id, host_triple, process_triple, host_cpu, host_features, targets (name,
- * description) and limits (max_nesting_depth). */
+ * description), backends, limits (max_nesting_depth) and tables (where the
+ * copy's policy tables came from: source "build", "load" or "check"). */
 LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
 
 /* Describe one target: a JSON object with triple (normalised), target,

@@ -68,10 +68,16 @@ void checkPipelineNesting(llvm::StringRef pipeline);
 
 class PassCatalogue {
 public:
-  // The catalogue of this copy of LLVM. Built on first use, which is the
-  // runtime's warm-up compile (runtime.cpp), before any caller's option can
-  // change which passes LLVM's default pipelines hold.
+  // The catalogue of this copy of LLVM, made on first use from the entries
+  // the build computed (prebuilt.h), or from compute() where the build did
+  // not (then at load, in runtime.cpp, before any caller's option can change
+  // which passes LLVM's default pipelines hold).
   static const PassCatalogue &get();
+
+  // Every entry, computed from this copy's PassBuilder and classified: what
+  // the build runs (csrc/generator/) to make the prebuilt entries. Run it
+  // only with every option at its default.
+  static std::vector<PassEntry> compute();
 
   // Throws Failure (LLVMPLUG_ERROR_OPTION) naming the first pass or pass
   // parameter of `pipeline` that is not classed "value", with its class and
@@ -83,7 +89,7 @@ public:
   std::string describe(llvm::StringRef pattern) const;
 
 private:
-  PassCatalogue();
+  explicit PassCatalogue(std::vector<PassEntry> entries);
   std::vector<PassEntry> entries_;
   // Entries by the part of their name before any '<' ("print" for
   // print<domtree>): the candidates for one pipeline element.

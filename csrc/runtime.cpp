@@ -3,12 +3,16 @@
 #include "compiler.h"
 #include "failure.h"
 #include "options.h"
+#include "pass_policy.h"
+#include "prebuilt.h"
 #include "targets.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/ManagedStatic.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #if defined(__GLIBCXX__)
 namespace __gnu_cxx {
@@ -67,11 +71,25 @@ void initialise() {
   llvm::install_fatal_error_handler(onFatalError, nullptr);
   llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
   Registry = new OptionRegistry();
+  if (tableSource() != TableSource::Build) {
+    // Computed by this copy: now, before any caller's option can change
+    // which passes LLVM's default pipelines hold.
+    PassCatalogue::get();
+    checkPrebuiltTables();
+  }
   warmUp(*Registry); // before any other thread may compile on this copy
   CurrentState = State::Ready;
 }
 
 } // namespace
+
+bool previousLoad() {
+  static const bool chosen = [] {
+    const char *value = std::getenv("LLVMPLUG_PREVIOUS_LOAD");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return chosen;
+}
 
 std::shared_mutex &runtimeLock() {
   // Destroyed at unload, when no call can be in progress (the loader waits
