@@ -9,7 +9,6 @@ child must do with a copy it inherited. Arguments arrive already checked
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import threading
 import warnings
@@ -356,12 +355,12 @@ class LocalBackend:
     def info(self) -> dict[str, Any]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_info")
-        return json.loads(data)
+        return _json(data)
 
     def target_info(self, triple: str) -> dict[str, Any]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_target_info", triple.encode())
-        return json.loads(data)
+        return _json(data)
 
     def set_options(self, line: str) -> None:
         with self._calling() as lib:
@@ -376,12 +375,18 @@ class LocalBackend:
     def options(self, pattern: str) -> list[dict[str, Any]]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_list_options", pattern.encode())
-        return json.loads(data)
+        return _json(data)
 
     def passes(self, pattern: str) -> list[dict[str, Any]]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_list_passes", pattern.encode())
-        return json.loads(data)
+        return _json(data)
+
+
+def _json(data: bytes) -> Any:
+    import json  # on first use: start-up (issue 27)
+
+    return json.loads(data)
 
 
 class _Call:

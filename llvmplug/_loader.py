@@ -32,9 +32,7 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import time
 import warnings
@@ -233,6 +231,9 @@ class PrivateFile:
             # What /proc/self/maps shows for the mapping, minus " (deleted)".
             self.path = Path(f"/memfd:{name}")
         else:
+            import shutil
+            import tempfile
+
             # mkdtemp creates the directory 0700: nobody else can swap the
             # file between our copy and our load.
             self.directory = Path(tempfile.mkdtemp(prefix="llvmplug-"))
@@ -289,6 +290,8 @@ class PrivateFile:
     def _remove_directory(self) -> None:
         if self.directory is None:
             return
+        import shutil
+
         # Windows may hold the file for a moment after FreeLibrary (or a
         # virus scanner may still be reading the fresh copy): retry for ~2 s.
         for attempt in range(40):
@@ -364,6 +367,8 @@ class Library:
             except OSError as error:
                 # A full or read-only temporary directory must not leave a
                 # partial copy behind, nor surface as a bare OSError.
+                import tempfile
+
                 where = "memory (memfd)" if USE_MEMFD else tempfile.gettempdir()
                 raise errors.LibraryLoadError(f"cannot make a private copy of {source} in {where}: {error}") from error
             self.path = self.file.path
