@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import os
 import sys
 import warnings
@@ -52,6 +50,12 @@ class UsageError(Exception):
     """A mistake on the command line that argparse never sees (it is not given LLVM's flags)."""
 
 
+def _json(value: Any) -> str:
+    import json  # only for --json: a command's start is what it waits for (issue 27)
+
+    return json.dumps(value, indent=2)
+
+
 def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     ours: list[str] = []
     llvm: list[str] = []
@@ -64,11 +68,14 @@ def _split_llvm_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
               or arg == "-"):
             ours.append(arg)
         else:
-            close = difflib.get_close_matches(name, _OUR_LONG_OPTIONS, n=1, cutoff=0.75)
-            if name.startswith("--") and close:
+            if name.startswith("--"):
+                import difflib  # here only: a command's start is what it waits for (issue 27)
+
                 # LLVM's options are single-dash in llc's spelling; a double-dash
                 # near-miss of ours is a typo, not an LLVM option.
-                raise UsageError(f"unknown option {name} (did you mean {close[0]}?)")
+                close = difflib.get_close_matches(name, _OUR_LONG_OPTIONS, n=1, cutoff=0.75)
+                if close:
+                    raise UsageError(f"unknown option {name} (did you mean {close[0]}?)")
             llvm.append(arg)
     return ours, llvm
 
@@ -205,7 +212,7 @@ def _info(args: argparse.Namespace) -> int:
     with Plugin() as plugin:
         info = plugin.info()
     if args.json:
-        print(json.dumps(info, indent=2))
+        print(_json(info))
         return 0
     print(f"LLVM {info['llvm_version']} (llvmplug ABI {info['abi_version'] >> 16}.{info['abi_version'] & 0xFFFF})")
     print(f"host triple: {info['host_triple']}")
@@ -220,7 +227,7 @@ def _target_info(args: argparse.Namespace) -> int:
     with Plugin() as plugin:
         info = plugin.target_info(args.target)
     if args.json:
-        print(json.dumps(info, indent=2))
+        print(_json(info))
         return 0
     if info.get("unknown_components"):
         print(f"llvmplug: warning: LLVM does not know the {' or '.join(info['unknown_components'])} of "
@@ -238,7 +245,7 @@ def _listing(args: argparse.Namespace, method: str) -> list[dict[str, Any]] | No
     with Plugin() as plugin:
         entries: list[dict[str, Any]] = getattr(plugin, method)(args.pattern)
     if args.json:
-        print(json.dumps(entries, indent=2))
+        print(_json(entries))
         return None
     return entries
 
