@@ -45,6 +45,9 @@ struct PassParameter {
   std::optional<Verdict> verdict;
 };
 
+// PassParameter and PassEntry are written into the shim by the build
+// (prebuilt.h): a field added to either must be written there too
+// (prebuilt.cpp and the generator fail to compile until it is).
 struct PassEntry {
   std::string name; // as a pipeline names it: "loop-unroll", "print<domtree>"
   // What LLVM registers it as: "module pass", "function analysis", ...; a
