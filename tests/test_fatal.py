@@ -68,7 +68,9 @@ def test_after_fatal_error_output_matches_a_fresh_process(arith_ir):
         assert plugin.compile(arith_ir, X86, "-O3", output="asm") == expected_asm
         assert not plugin.poisoned
         copies.append(plugin.loaded_path)
-        assert len(set(copies)) == 4  # every call after a fatal error ran in a new private copy
+        # Every call after a fatal error ran in a new private copy. (Its memfd
+        # may be one an earlier, unmapped copy was loaded from: the template.)
+        assert all(before != after for before, after in zip(copies, copies[1:]))
         assert plugin.compile(arith_ir, X86, "-O1 -relocation-model=pic") == expected_obj
 
 
