@@ -22,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -66,25 +67,10 @@ std::string number(double value) {
 }
 
 std::string enumerator(OptionClass kind) {
-  switch (kind) {
-  case OptionClass::Value:
-    return "OptionClass::Value";
-  case OptionClass::Code:
-    return "OptionClass::Code";
-  case OptionClass::File:
-    return "OptionClass::File";
-  case OptionClass::Print:
-    return "OptionClass::Print";
-  case OptionClass::Exit:
-    return "OptionClass::Exit";
-  case OptionClass::State:
-    return "OptionClass::State";
-  case OptionClass::Unsafe:
-    return "OptionClass::Unsafe";
-  case OptionClass::Unknown:
-    return "OptionClass::Unknown";
-  }
-  throw Failure(LLVMPLUG_ERROR_INTERNAL, "an option class the generator cannot write");
+  // className's word is the enumerator's name: "value" is OptionClass::Value.
+  std::string name = className(kind);
+  name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  return "OptionClass::" + name;
 }
 
 std::string enumerator(ValueReader reader) {
