@@ -101,6 +101,10 @@ def build_shim(destination: Path) -> None:
         print("llvmplug:", shlex.join(command), flush=True)
         subprocess.run(command, check=True)
     shutil.copyfile(ROOT / "csrc" / "llvmplug.h", destination / "llvmplug.h")
+    # cffi's compiled form of the header's declarations (llvmplug/_cdef.py):
+    # a fresh process then loads the ABI without parsing C.
+    subprocess.run([sys.executable, str(ROOT / "llvmplug" / "_cdef.py"), str(destination / "llvmplug.h"),
+                    str(destination / "llvmplug_ffi.py")], check=True)
     # The shim carries LLVM, zlib and zstd inside it: ship their notices too.
     licenses = sdk_licenses()
     if licenses is not None and licenses.is_dir():

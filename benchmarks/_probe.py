@@ -2,8 +2,9 @@
 
 Run by path with a JSON request; prints one JSON object:
 
-- ``{"what": "instances", "module": IR, "count": N}``: RSS after loading each
-  private instance and compiling in it, and after unloading them all;
+- ``{"what": "instances", "module": IR, "count": N}``: RSS (and the memfds'
+  bytes, see ``copies``) after loading each private instance and compiling in
+  it, and RSS after unloading them all;
 - ``{"what": "cycles", "kind": "shared"|"private"|"reload-shared"|"reload-private"|"empty:/lib.so",
   "module": IR, "checkpoints": [...]}``: RSS over load/compile/unload cycles
   (or compile/reload cycles of one Plugin; or dlopen/call/dlclose of an empty
@@ -11,6 +12,9 @@ Run by path with a JSON request; prints one JSON object:
 - ``{"what": "llvmlite", "module": IR}``: RSS before and after llvmlite compiled it;
 - ``{"what": "standby", "module": IR, "standby": bool}``: RSS with one private
   Plugin that compiled, with or without its warmed standby copy;
+- ``{"what": "copies", ...}``: the same, as ``{"rss": bytes, "memfd": bytes}``:
+  also the shared memory of the memfds the process holds (Linux), each a
+  whole shim, of which RSS counts only the pages mapped;
 - ``{"what": "floor", "number": N, "repeat": R}``: best mean seconds per
   compile of an empty module (-O2, -O2 -passes=, and -O2 to bitcode), and
   per bare call through the boundary (``llvmplug_set_policy``: the handoff
@@ -28,6 +32,7 @@ Run by path with a JSON request; prints one JSON object:
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,14 +45,15 @@ def instances(module: str, count: int) -> dict[str, Any]:
     import llvmplug
 
     llvmplug.Plugin(private=True).unload()  # cffi and first-load allocations are not an instance's
-    base, after, loaded = rss_bytes(), [], []
+    base, after, memfds, loaded = rss_bytes(), [], [], []
     for _ in range(count):
         loaded.append(llvmplug.Plugin(private=True))
         loaded[-1].compile(module)
         after.append(rss_bytes())
+        memfds.append(memfd_bytes())
     for plugin in loaded:
         plugin.unload()
-    return {"base": base, "after_each": after, "after_unload": rss_bytes()}
+    return {"base": base, "after_each": after, "memfd_after_each": memfds, "after_unload": rss_bytes()}
 
 
 def cycles(kind: str, module: str, checkpoints: list[int]) -> dict[str, Any]:
@@ -86,14 +92,38 @@ def llvmlite(module: str) -> dict[str, Any]:
     return {"base": base, "loaded": rss_bytes()}
 
 
-def standby(module: str, standby: bool) -> int | None:
+def _one_private(module: str, with_standby: bool) -> Any:
+    """A private Plugin that compiled, its standby (if any) ready; kept alive by the caller."""
     import llvmplug
 
-    plugin = llvmplug.Plugin(private=True, standby=standby)
+    plugin = llvmplug.Plugin(private=True, standby=with_standby)
     plugin.compile(module)
-    if standby:
+    if with_standby:
         plugin._backend._standby_done.wait()  # noqa: SLF001 - the standby is made off the caller's path
+    return plugin
+
+
+def standby(module: str, standby: bool) -> int | None:
+    plugin = _one_private(module, standby)  # noqa: F841 - measured while loaded
     return rss_bytes()
+
+
+def memfd_bytes() -> int:
+    """The bytes of the distinct llvmplug memfds this process holds open (private copies, the template)."""
+    sizes = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("/memfd:llvmplug-"):
+                status = os.fstat(int(fd))
+                sizes[status.st_ino] = status.st_size
+        except OSError:
+            pass  # the listing's own descriptor, gone by now
+    return sum(sizes.values())
+
+
+def copies(module: str, standby: bool) -> dict[str, int | None]:
+    plugin = _one_private(module, standby)  # noqa: F841 - measured while loaded
+    return {"rss": rss_bytes(), "memfd": memfd_bytes()}
 
 
 def floor(number: int, repeat: int) -> dict[str, float]:
@@ -166,4 +196,4 @@ if __name__ == "__main__":
     request = json.loads(sys.argv[1])
     what = request.pop("what")
     print(json.dumps({"instances": instances, "cycles": cycles, "llvmlite": llvmlite, "standby": standby,
-                      "floor": floor, "threads": threads}[what](**request)))
+                      "copies": copies, "floor": floor, "threads": threads}[what](**request)))

@@ -38,9 +38,11 @@ def run(quick: bool) -> dict[str, Any]:
         return {"unavailable": "RSS is not readable here (install psutil)"}
     module, small = loops(16).text, load_corpus(1)[0]
     checkpoints = [10, 50] if quick else [10, 100, 500]
+    request = {"what": "instances", "module": module, "count": 2 if quick else 4}
     result: dict[str, Any] = {
-        "module": "loops-16", "cycle_module": small.name,
-        "instances": probe({"what": "instances", "module": module, "count": 2 if quick else 4}),
+        "module": "loops-16", "cycle_module": small.name, "instances": probe(request),
+        # Loading as before issue 27 (benchmarks/reset.py), for the row beside this one.
+        "instances_previous": probe(request, {"LLVMPLUG_PREVIOUS_LOAD": "1"}),
         "cycles": {}, "skipped": {}}
     with tempfile.TemporaryDirectory(prefix="llvmplug-bench-") as scratch:
         empty = _empty_library(scratch)
@@ -69,11 +71,20 @@ def run(quick: bool) -> dict[str, Any]:
 def markdown(result: dict[str, Any]) -> str:
     if "unavailable" in result:
         return f"## Memory\n\nNot measured: {result['unavailable']}\n"
-    inst = result["instances"]
+    inst, before = result["instances"], result["instances_previous"]
     after = inst["after_each"]
+
+    def per_instance(probed: dict[str, Any]) -> str:
+        each = probed["after_each"]
+        return "+" + mib((each[-1] - probed["base"]) / len(each)) + (
+            f" resident, with {mib(probed['memfd_after_each'][-1] / len(each))} of memfds" if
+            probed.get("memfd_after_each") else "")
+
     rows = [["Python + llvmplug imported, nothing loaded", mib(inst["base"])],
             [f"first private instance, after compiling {result['module']}", "+" + mib(after[0] - inst["base"])],
-            [f"per instance, {len(after)} instances", "+" + mib((after[-1] - inst["base"]) / len(after))],
+            [f"per instance, {len(after)} instances", per_instance(inst)],
+            [f"per instance, {len(after)} instances, previous design (issue 27: tables and warm-up at load, a "
+             "memfd template beside the copies)", per_instance(before)],
             ["after unloading them all", mib(inst["after_unload"])],
             ["llvmlite loaded, after compiling the same", "+" + mib(result["llvmlite_loaded"])
              if "llvmlite_loaded" in result else "n/a"],

@@ -112,13 +112,14 @@ class LLVMPlugCLI(Backend):
     key, label, version = "llvmplug-cli", "llvmplug compile (process per module)", "python -m llvmplug"
     spawns = True
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, env: dict[str, str] | None = None) -> None:
         self.directory = directory
+        self.env = None if env is None else {**os.environ, **env}
 
     def compile(self, module: Module) -> bytes:
         out = self.directory / "cli.o"
         subprocess.run([sys.executable, "-m", "llvmplug", "compile", str(_file(self.directory, module)),
-                        "-o", str(out), FLAGS], check=True, cwd=OUTSIDE)
+                        "-o", str(out), FLAGS], check=True, cwd=OUTSIDE, env=self.env)
         return out.read_bytes()
 
 

@@ -48,6 +48,7 @@ file(GLOB _llvmplug_sdk_files "${LLVM_DIR}/LLVMConfig*.cmake" "${LLVM_DIR}/LLVME
 file(GLOB _llvmplug_sources CONFIGURE_DEPENDS
   "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.cpp" "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.h"
   "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.inc"
+  "${CMAKE_CURRENT_SOURCE_DIR}/csrc/generator/*.cpp"
   "${CMAKE_CURRENT_SOURCE_DIR}/cmake/*")
 set(_llvmplug_build_id_inputs ${_llvmplug_sources} "${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt"
   ${_llvmplug_sdk_files})

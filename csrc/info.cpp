@@ -3,6 +3,7 @@
 #include "build_id.h" // generated: LLVMPLUG_BUILD_ID
 
 #include "nesting.h"
+#include "prebuilt.h"
 #include "llvmplug.h"
 #include "targets.h"
 #include "threads.h"
@@ -45,7 +46,9 @@ std::string describeLibrary() {
                     {"backends", json::Array(linkedTargets())},
                     {"limits", json::Object{{"max_nesting_depth", MaxNestingDepth}}},
                     // What confines the thread this runs on, as every compile's.
-                    {"sandbox", json::Object{{"threads", currentConfinement().json()}}}};
+                    {"sandbox", json::Object{{"threads", currentConfinement().json()}}},
+                    // Where this copy's policy tables came from (prebuilt.h).
+                    {"tables", describeTables()}};
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(info));

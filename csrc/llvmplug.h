@@ -188,9 +188,11 @@ LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *mod
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
  * build_id, host_triple, process_triple, host_cpu, host_features, targets (name,
- * description), limits (max_nesting_depth) and (since ABI 2.2) sandbox:
- * {"threads": what confines the threads LLVM runs on: enabled, landlock_abi
- * (0: none), seccomp, layers, missing (why a layer is absent) and summary}. */
+ * description), backends, limits (max_nesting_depth), tables (where the
+ * copy's policy tables came from: source "build", "load" or "check") and
+ * (since ABI 2.2) sandbox: {"threads": what confines the threads LLVM runs
+ * on: enabled, landlock_abi (0: none), seccomp, layers, missing (why a layer
+ * is absent) and summary}. */
 LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
 
 /* Describe one target: a JSON object with triple (normalised), target,

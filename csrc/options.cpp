@@ -4,6 +4,7 @@
 #include "failure.h"
 #include "habits.h"
 #include "pass_policy.h"
+#include "prebuilt.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -376,16 +377,36 @@ void OptionRegistry::apply(const std::vector<Setting> &settings) {
   }
 }
 
+namespace {
+
+Classified computeClass(cl::Option &option) {
+  static const size_t Width = helpWidth(); // options register at load time only
+  Shape shape = shapeOf(option, Width);
+  OptionFacts facts{option.ArgStr, option.HelpStr, shape.type, shape.reader};
+  return Classified{classifyOption(facts), shape.reader};
+}
+
+} // namespace
+
+std::vector<ClassifiedOption> classifyRegisteredOptions() {
+  std::vector<std::pair<StringRef, cl::Option *>> registered;
+  for (const auto &entry : cl::getRegisteredOptions())
+    registered.emplace_back(entry.first, entry.second);
+  std::sort(registered.begin(), registered.end());
+  std::vector<ClassifiedOption> classified;
+  for (auto &[name, option] : registered)
+    classified.push_back(ClassifiedOption{name.str(), computeClass(*option)});
+  return classified;
+}
+
 const Classified &OptionRegistry::classify(cl::Option &option) const {
   std::lock_guard<std::mutex> hold(classesLock_);
   auto found = classes_.find(&option);
   if (found != classes_.end())
     return found->second;
-  static const size_t Width = helpWidth(); // options register at load time only
-  Shape shape = shapeOf(option, Width);
-  OptionFacts facts{option.ArgStr, option.HelpStr, shape.type, shape.reader};
+  std::optional<Classified> built = prebuiltClass(option.ArgStr);
   // std::map: the reference stays valid while other entries are added.
-  return classes_.emplace(&option, Classified{classifyOption(facts), shape.reader}).first->second;
+  return classes_.emplace(&option, built ? std::move(*built) : computeClass(option)).first->second;
 }
 
 void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef value) const {
@@ -423,13 +444,12 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef 
 }
 
 void OptionRegistry::checkPipeline(StringRef passes) const {
-  // Touched on every call, so that the warm-up compile builds the catalogue
-  // before any caller's option can change LLVM's default pipelines.
-  const PassCatalogue &catalogue = PassCatalogue::get();
   checkPipelineNesting(passes);
-  if (policy_ == LLVMPLUG_POLICY_ALL)
+  // An empty pipeline names nothing; the catalogue is made on first use
+  // (a copy that computes it itself did so at load: runtime.cpp).
+  if (policy_ == LLVMPLUG_POLICY_ALL || passes.empty())
     return;
-  catalogue.checkSafe(passes);
+  PassCatalogue::get().checkSafe(passes);
 }
 
 void OptionRegistry::setPolicy(llvmplug_policy policy) {

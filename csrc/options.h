@@ -48,6 +48,17 @@ struct Classified {
   ValueReader reader;
 };
 
+// An option's name and class, for the tables the build computes
+// (prebuilt.h).
+struct ClassifiedOption {
+  std::string name;
+  Classified classified;
+};
+
+// Every registered option, sorted by name, classified from LLVM's metadata
+// as classify() does without its prebuilt table or memo. Slow (about 0.4 s).
+std::vector<ClassifiedOption> classifyRegisteredOptions();
+
 struct Setting {
   llvm::cl::Option *option;
   std::string token; // as the user wrote it, for messages
@@ -73,8 +84,9 @@ public:
   void setPolicy(llvmplug_policy policy);
   llvmplug_policy policy() const { return policy_; }
 
-  // The class of one option (option_policy.h) and its value reader.
-  // Memoised: classifying may read LLVM's help text for the option.
+  // The class of one option (option_policy.h) and its value reader: from
+  // the tables the build computed (prebuilt.h), else computed. Memoised:
+  // computing may read LLVM's help text for the option.
   const Classified &classify(llvm::cl::Option &option) const;
 
   // Apply settings and keep them for every later compile. All-or-nothing.

@@ -1,6 +1,7 @@
 #include "pass_policy.h"
 
 #include "failure.h"
+#include "prebuilt.h"
 #include "targets.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -672,7 +673,8 @@ std::set<std::string> standardPasses() {
 
 } // namespace
 
-PassCatalogue::PassCatalogue() {
+std::vector<PassEntry> PassCatalogue::compute() {
+  std::vector<PassEntry> entries;
   PassBuilder builder; // no target machine: LLVM's own registry only
   std::string text;
   raw_string_ostream os(text);
@@ -680,10 +682,10 @@ PassCatalogue::PassCatalogue() {
 
   std::map<std::string, size_t> index;
   auto add = [&](StringRef name, StringRef kind, StringRef syntax, bool analysis) {
-    auto [at, fresh] = index.emplace(name.str(), entries_.size());
+    auto [at, fresh] = index.emplace(name.str(), entries.size());
     if (fresh)
-      entries_.push_back(PassEntry{name.str(), {}, syntax.str(), {}, analysis, std::nullopt});
-    PassEntry &entry = entries_[at->second];
+      entries.push_back(PassEntry{name.str(), {}, syntax.str(), {}, analysis, std::nullopt});
+    PassEntry &entry = entries[at->second];
     if (!is_contained(entry.kinds, kind))
       entry.kinds.push_back(kind.str());
     if (entry.syntax.empty())
@@ -714,7 +716,7 @@ PassCatalogue::PassCatalogue() {
   }
 
   std::set<std::string> standard = standardPasses();
-  for (PassEntry &entry : entries_) {
+  for (PassEntry &entry : entries) {
     for (StringRef piece : splitParameters(entry.syntax)) {
       auto [name, value] = piece.split('=');
       PassParameter parameter{name.str(), value.str(), std::nullopt};
@@ -729,12 +731,16 @@ PassCatalogue::PassCatalogue() {
     if (!entry.verdict)
       entry.verdict = classifyPass(entry, standard);
   }
+  return entries;
+}
+
+PassCatalogue::PassCatalogue(std::vector<PassEntry> entries) : entries_(std::move(entries)) {
   for (size_t i = 0; i < entries_.size(); ++i)
     byBase_[baseName(entries_[i].name).str()].push_back(i);
 }
 
 const PassCatalogue &PassCatalogue::get() {
-  static const PassCatalogue catalogue;
+  static const PassCatalogue catalogue(catalogueEntries()); // prebuilt.h
   return catalogue;
 }
 

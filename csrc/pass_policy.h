@@ -45,6 +45,9 @@ struct PassParameter {
   std::optional<Verdict> verdict;
 };
 
+// PassParameter and PassEntry are written into the shim by the build
+// (prebuilt.h): a field added to either must be written there too
+// (prebuilt.cpp and the generator fail to compile until it is).
 struct PassEntry {
   std::string name; // as a pipeline names it: "loop-unroll", "print<domtree>"
   // What LLVM registers it as: "module pass", "function analysis", ...; a
@@ -68,10 +71,16 @@ void checkPipelineNesting(llvm::StringRef pipeline);
 
 class PassCatalogue {
 public:
-  // The catalogue of this copy of LLVM. Built on first use, which is the
-  // runtime's warm-up compile (runtime.cpp), before any caller's option can
-  // change which passes LLVM's default pipelines hold.
+  // The catalogue of this copy of LLVM, made on first use from the entries
+  // the build computed (prebuilt.h), or from compute() where the build did
+  // not (then at load, in runtime.cpp, before any caller's option can change
+  // which passes LLVM's default pipelines hold).
   static const PassCatalogue &get();
+
+  // Every entry, computed from this copy's PassBuilder and classified: what
+  // the build runs (csrc/generator/) to make the prebuilt entries. Run it
+  // only with every option at its default.
+  static std::vector<PassEntry> compute();
 
   // Throws Failure (LLVMPLUG_ERROR_OPTION) naming the first pass or pass
   // parameter of `pipeline` that is not classed "value", with its class and
@@ -83,7 +92,7 @@ public:
   std::string describe(llvm::StringRef pattern) const;
 
 private:
-  PassCatalogue();
+  explicit PassCatalogue(std::vector<PassEntry> entries);
   // The message for a pipeline element no entry matches, with the closest names.
   std::string unknownPass(llvm::StringRef text) const;
   std::vector<PassEntry> entries_;

@@ -3,12 +3,17 @@
 #include "compiler.h"
 #include "failure.h"
 #include "options.h"
+#include "pass_policy.h"
+#include "prebuilt.h"
 #include "targets.h"
 
+#include "llvm/CodeGen/RegAllocRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/ManagedStatic.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #if defined(__GLIBCXX__)
 namespace __gnu_cxx {
@@ -44,12 +49,21 @@ OptionRegistry *Registry = nullptr;
                 std::string("out of memory in LLVM: ") + (reason ? reason : ""));
 }
 
-// Some LLVM options latch on first use: the first codegen of a copy stores
-// -regalloc's value as the register allocator's default for the life of the
-// copy. One compile with LLVM's defaults, before any caller's option can
-// reach the copy (on the first call after every load, automatic reloads
-// included), latches the defaults instead.
-void warmUp(const OptionRegistry &registry) {
+// Some LLVM state is set up by the first compile of a copy and kept for its
+// life, from the options in force then: TargetPassConfig::createRegAllocPass
+// stores -regalloc's value as the register allocator's default (a call_once),
+// so a caller's -regalloc=basic on the first compile would choose every later
+// compile's allocator. Before any caller's option can reach the copy (on the
+// first call after every load, automatic reloads included), the shim makes
+// that default LLVM's own, as a first compile with every option at its
+// default would have (what LLVM's call_once then finds set, it leaves).
+//
+// Earlier designs ran such a compile (the warm-up) instead: about 2 ms of
+// every load, and the pages of a whole x86 compile. Nothing else latches:
+// tests/test_scoping_sweep.py compiles every allowed option value first on a
+// fresh copy, and the plain compile after it must be a fresh copy's.
+// LLVMPLUG_PREVIOUS_LOAD=1 still runs the warm-up compile.
+void warmUpCompile(const OptionRegistry &registry) {
   try {
     compileWithLockHeld(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n",
                         "-O2");
@@ -57,6 +71,19 @@ void warmUp(const OptionRegistry &registry) {
     // A copy that cannot compile this fails every later compile anyway,
     // with the reason; the warm-up has nothing to add.
   }
+}
+
+void latchDefaults(const OptionRegistry &registry) {
+  if (previousLoad())
+    return warmUpCompile(registry);
+  if (llvm::RegisterRegAlloc::getDefault())
+    return;
+  // "default" is the node of -regalloc's own default (useDefaultRegisterAllocator).
+  for (const llvm::RegisterRegAlloc *node = llvm::RegisterRegAlloc::getList(); node;
+       node = node->getNext())
+    if (node->getName() == "default")
+      return llvm::RegisterRegAlloc::setDefault(node->getCtor());
+  warmUpCompile(registry); // an LLVM without that node: latch it the slow way
 }
 
 void initialise() {
@@ -67,11 +94,25 @@ void initialise() {
   llvm::install_fatal_error_handler(onFatalError, nullptr);
   llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
   Registry = new OptionRegistry();
-  warmUp(*Registry); // before any other thread may compile on this copy
+  if (tableSource() != TableSource::Build) {
+    // Computed by this copy: now, before any caller's option can change
+    // which passes LLVM's default pipelines hold.
+    PassCatalogue::get();
+    checkPrebuiltTables();
+  }
+  latchDefaults(*Registry); // before any other thread may compile on this copy
   CurrentState = State::Ready;
 }
 
 } // namespace
+
+bool previousLoad() {
+  static const bool chosen = [] {
+    const char *value = std::getenv("LLVMPLUG_PREVIOUS_LOAD");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return chosen;
+}
 
 std::shared_mutex &runtimeLock() {
   // Destroyed at unload, when no call can be in progress (the loader waits

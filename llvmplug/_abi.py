@@ -1,37 +1,34 @@
 """The shim's C ABI as cffi sees it, taken from the shim's own header.
 
 ``csrc/llvmplug.h`` is the single source of truth: the build copies it next to
-the library, and this module hands the region between its ``cdef`` markers to
-cffi unchanged but for the export macro. Nothing is declared twice.
+the library, and cffi reads the region between its ``cdef`` markers unchanged
+but for the export macro (llvmplug/_cdef.py). Nothing is declared twice. The
+build also writes cffi's compiled form of those declarations beside the header
+(``llvmplug_ffi.py``), which loads without parsing C; it is used only while
+the declarations it was made from are the header's.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
-import re
 import threading
 from pathlib import Path
 from typing import Any
 
-import cffi
-
-from . import errors
+from . import _cdef, errors
 
 LIB_DIR = Path(__file__).resolve().parent / "_lib"
 HEADER = LIB_DIR / "llvmplug.h"
-
-_BEGIN = "/* ---- cdef begin ---- */"
-_END = "/* ---- cdef end ---- */"
+FFI_MODULE = LIB_DIR / "llvmplug_ffi.py"
 
 
 def cdef_source(header_text: str) -> str:
     """Return the cffi declarations contained in the text of ``llvmplug.h``."""
     try:
-        start = header_text.index(_BEGIN) + len(_BEGIN)
-        stop = header_text.index(_END, start)
-    except ValueError:
-        raise errors.LibraryLoadError("llvmplug.h has no cdef markers") from None
-    return re.sub(r"\bLLVMPLUG_API\b", "", header_text[start:stop])
+        return _cdef.cdef_source(header_text)
+    except ValueError as error:
+        raise errors.LibraryLoadError(str(error)) from None
 
 
 def missing_message(path: Path) -> str:
@@ -49,14 +46,14 @@ def missing_message(path: Path) -> str:
     return f"llvmplug's shim is missing: {path} (install the package with 'pip install .')"
 
 
-_ffi: cffi.FFI | None = None
+_ffi: Any = None  # cffi.FFI, or the compiled module's _cffi_backend.FFI
 _ffi_lock = threading.Lock()
 
 
-def ffi() -> cffi.FFI:
-    """The one FFI object for the shim's ABI (built on first use).
+def ffi() -> Any:
+    """The one FFI object for the shim's ABI (made on first use).
 
-    Built under a lock: threads that load their first Plugins at the same
+    Made under a lock: threads that load their first Plugins at the same
     time must all get the same FFI, since cffi refuses pointers made by one
     FFI in calls through a library opened by another.
     """
@@ -68,14 +65,34 @@ def ffi() -> cffi.FFI:
     return _ffi
 
 
-def _build_ffi() -> cffi.FFI:
+def _build_ffi() -> Any:
     try:
         text = HEADER.read_text(encoding="utf-8")
     except OSError as error:
         raise errors.LibraryLoadError(missing_message(HEADER)) from error
+    cdef = cdef_source(text)
+    # LLVMPLUG_PREVIOUS_LOAD=1: start as before issue 27 (csrc/runtime.h), for the benchmarks.
+    compiled = None if os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0") else _compiled_ffi(cdef)
+    if compiled is not None:
+        return compiled
+    import cffi  # parsing the declarations: about 15 ms
+
     result = cffi.FFI()
-    result.cdef(cdef_source(text))
+    result.cdef(cdef)
     return result
+
+
+def _compiled_ffi(cdef: str) -> Any:
+    """The FFI of the build's compiled declarations, if they are ``cdef``; else None."""
+    try:
+        spec = importlib.util.spec_from_file_location("llvmplug_ffi", FFI_MODULE)
+        if spec is None or spec.loader is None or not FFI_MODULE.is_file():
+            return None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception:  # noqa: BLE001 - e.g. written by a newer cffi than this one: parse the header instead
+        return None
+    return module.ffi if getattr(module, "CDEF", None) == cdef else None
 
 
 def call(lib: Any, function: str, *args: Any) -> tuple[bytes, str]:

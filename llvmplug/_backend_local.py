@@ -9,7 +9,6 @@ child must do with a copy it inherited. Arguments arrive already checked
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import threading
 import warnings
@@ -382,7 +381,7 @@ class LocalBackend:
     def info(self) -> dict[str, Any]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_info")
-        info: dict[str, Any] = json.loads(data)
+        info: dict[str, Any] = _json(data)
         info["sandbox"]["process"] = None  # this process is the caller's (a worker adds its own)
         return info
 
@@ -399,13 +398,13 @@ class LocalBackend:
         array = cffi_.new("const char *[]", keep)
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_confine_process", array, len(keep))
-        report: dict[str, Any] = json.loads(data)
+        report: dict[str, Any] = _json(data)
         return report
 
     def target_info(self, triple: str) -> dict[str, Any]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_target_info", triple.encode())
-        return json.loads(data)
+        return _json(data)
 
     def set_options(self, line: str) -> None:
         with self._calling() as lib:
@@ -420,12 +419,18 @@ class LocalBackend:
     def options(self, pattern: str) -> list[dict[str, Any]]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_list_options", pattern.encode())
-        return json.loads(data)
+        return _json(data)
 
     def passes(self, pattern: str) -> list[dict[str, Any]]:
         with self._calling() as lib:
             data, _ = _abi.call(lib, "llvmplug_list_passes", pattern.encode())
-        return json.loads(data)
+        return _json(data)
+
+
+def _json(data: bytes) -> Any:
+    import json  # on first use: start-up (issue 27)
+
+    return json.loads(data)
 
 
 def _watch(lib: Any, callback: Any) -> Any:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import queue
 import threading
-import traceback
 from typing import Any, Callable
 
 from . import errors
@@ -41,6 +40,8 @@ class Job:
         if error is not None:
             # Text, not the exception itself: its traceback would keep the
             # job's frames (and the backend they hold) alive with the Job.
+            import traceback  # on first use: start-up (issue 27)
+
             where = traceback.extract_tb(error.__traceback__)[-1:]
             at = f" (at {where[0].filename}:{where[0].lineno})" if where else ""
             self.error = errors.InternalError(

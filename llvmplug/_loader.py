@@ -6,12 +6,16 @@ another inode, which the dynamic loader treats as a different library; a hard
 link would not do, glibc matches inodes) gives an LLVM with state of its own.
 
 Private copies on Linux live in memory: the shim is read once per process
-into a sealed ``memfd`` (the template), and each copy is a new memfd filled
-from it and loaded through ``/proc/self/fd/N``. Nothing is ever on disk, so
-even a SIGKILL during a load leaves nothing behind, and a copy's memfd is
-kept after a clean unload so that a reload maps the same bytes again without
-copying them. Elsewhere a private copy is a file in a fresh temporary
-directory, deleted as soon as it is mapped (POSIX) or unloaded (Windows).
+into a sealed ``memfd`` (the template), loaded through ``/proc/self/fd/N``.
+The first private copy is loaded from the template itself; each copy loaded
+while it is taken is a new sealed memfd filled from it. A memfd holds the
+whole shim (about 150 MiB of shared memory, which RSS counts only where
+pages are mapped), so a process with one private copy keeps one, not two.
+Nothing is ever on disk, so even a SIGKILL during a load leaves nothing
+behind, and a copy's memfd is kept after a clean unload so that a reload maps
+the same bytes again without copying them. Elsewhere a private copy is a file
+in a fresh temporary directory, deleted as soon as it is mapped (POSIX) or
+unloaded (Windows).
 
 Every load is checked against the build id installed beside the library
 (see :func:`build_id_beside`): a library whose own id differs from the file
@@ -28,9 +32,7 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import time
 import warnings
@@ -93,10 +95,15 @@ _abandoned: list[Any] = []
 _live: weakref.WeakSet[Library] = weakref.WeakSet()
 
 _template_lock = threading.Lock()
-_templates: dict[Path, int] = {}
+# Each source's template: its memfd and that memfd's name.
+_templates: dict[Path, tuple[int, str]] = {}
 # The build id beside each source when its template was read: what every
 # private copy made from that template must report.
 _template_ids: dict[Path, str | None] = {}
+# Sources whose template a PrivateFile has taken (a copy is loaded from it, or
+# it is kept for that copy's reload, or a copy that could not be unmapped
+# still maps it): other copies are filled from it meanwhile.
+_templates_taken: set[Path] = set()
 # The build ids each source's copies reported in this process (the cache's
 # key: llvmplug/cache.py); more than one if the file was replaced meanwhile.
 _loaded_ids: dict[Path, set[str | None]] = {}
@@ -109,15 +116,21 @@ _retiring: set[Library] = set()
 def _dlclose(lib: Any) -> None:
     """Unmap a library opened with ffi.dlopen, and let cffi forget it.
 
-    cffi's FFI keeps every library it ever opened (a class, its accessors and
-    closures: about 10 KiB) in two lists for the FFI's lifetime, so without
-    this each reload would leave that much behind. Those lists are cffi
-    internals: if they are not there, nothing is removed.
+    cffi's parsing FFI (cffi.FFI, used when the build's compiled declarations
+    are not there: llvmplug/_abi.py) keeps every library it ever opened (a
+    class, its accessors and closures: about 10 KiB) in two lists for the
+    FFI's lifetime, so without this each reload would leave that much behind.
+    Those lists are cffi internals: if they are not there (the compiled FFI
+    has none), nothing is removed.
     """
     ffi = _abi.ffi()
+    lock = getattr(ffi, "_lock", None)
+    if lock is None:
+        ffi.dlclose(lib)
+        return
     cache = lib.__dict__
     ffi.dlclose(lib)
-    with ffi._lock:
+    with lock:
         for name, item in (("_libraries", lib), ("_function_caches", cache)):
             kept = getattr(ffi, name, None)
             if isinstance(kept, list):
@@ -149,29 +162,46 @@ def loaded_build_id(source: Path) -> str | None:
         return next(iter(ids)) if len(ids) == 1 else None
 
 
-def _template(source: Path) -> tuple[int, str | None]:
-    """A sealed memfd holding the bytes of ``source``, read once per process, and the id beside them."""
-    with _template_lock:
-        fd = _templates.get(source)
-        if fd is not None:
-            return fd, _template_ids[source]
-        import fcntl  # POSIX only, and memfds are Linux only
+def _sealed_memfd(name: str, source: int, size: int) -> int:
+    """A new memfd holding ``size`` bytes of ``source``, sealed: nothing (not even a bug of ours) can change them."""
+    import fcntl  # POSIX only, and memfds are Linux only
 
+    fd = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        _fill(fd, source, size)
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                    fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _template(source: Path) -> tuple[int, str, str | None]:
+    """The memfd holding the bytes of ``source``, read once per process; its name; the id beside them."""
+    with _template_lock:
+        found = _templates.get(source)
+        if found is not None:
+            return (*found, _template_ids[source])
         expected = build_id_beside(source)
-        fd = os.memfd_create(f"llvmplug-template:{source.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-        try:
-            with open(source, "rb") as stream:
-                _fill(fd, stream.fileno(), os.fstat(stream.fileno()).st_size)
-            # Sealed: nothing (not even a bug of ours) can change the bytes
-            # every later copy is made from.
-            fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
-                        fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
-        except BaseException:
-            os.close(fd)
-            raise
-        _templates[source] = fd
+        # Named as every copy is: the template is loaded as a copy too.
+        name = f"llvmplug-{next(_copy_numbers)}"
+        with open(source, "rb") as stream:
+            fd = _sealed_memfd(name, stream.fileno(), os.fstat(stream.fileno()).st_size)
+        _templates[source] = fd, name
         _template_ids[source] = expected
-        return fd, expected
+        return fd, name, expected
+
+
+def _take_template(source: Path) -> bool:
+    """Take the template of ``source`` to load a copy from, if no PrivateFile has it."""
+    if os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0"):
+        return False  # as before issue 27 (csrc/runtime.h): every copy a memfd of its own, for the benchmarks
+    with _template_lock:
+        if source in _templates_taken:
+            return False
+        _templates_taken.add(source)
+        return True
 
 
 def _fill(target: int, source: int, size: int) -> None:
@@ -189,22 +219,25 @@ class PrivateFile:
     def __init__(self, source: Path) -> None:
         self.fd: int | None = None
         self.directory: Path | None = None
+        # The source whose template this is (never closed, but given back), or None.
+        self.template_of: Path | None = None
         # The id beside the source when these bytes were taken from it.
         self.build_id: str | None
         if USE_MEMFD:
-            template, self.build_id = _template(source)
-            name = f"llvmplug-{next(_copy_numbers)}"
-            fd = os.memfd_create(name, os.MFD_CLOEXEC)
-            try:
-                _fill(fd, template, os.fstat(template).st_size)
-            except BaseException:
-                os.close(fd)
-                raise
+            template, name, self.build_id = _template(source)
+            if _take_template(source):
+                fd, self.template_of = template, source
+            else:
+                name = f"llvmplug-{next(_copy_numbers)}"
+                fd = _sealed_memfd(name, template, os.fstat(template).st_size)
             self.fd = fd
             self.load_path = Path(f"/proc/self/fd/{fd}")
             # What /proc/self/maps shows for the mapping, minus " (deleted)".
             self.path = Path(f"/memfd:{name}")
         else:
+            import shutil
+            import tempfile
+
             # mkdtemp creates the directory 0700: nobody else can swap the
             # file between our copy and our load.
             self.directory = Path(tempfile.mkdtemp(prefix="llvmplug-"))
@@ -245,6 +278,14 @@ class PrivateFile:
             self._remove_directory()
 
     def close(self) -> None:
+        if self.template_of is not None:
+            # Given back for the next copy, unless a copy that could not be
+            # unmapped still maps it: loading it again would hand back that copy.
+            if not self.loaded_elsewhere():
+                with _template_lock:
+                    _templates_taken.discard(self.template_of)
+            self.template_of = None
+            self.fd = None
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
@@ -253,6 +294,8 @@ class PrivateFile:
     def _remove_directory(self) -> None:
         if self.directory is None:
             return
+        import shutil
+
         # Windows may hold the file for a moment after FreeLibrary (or a
         # virus scanner may still be reading the fresh copy): retry for ~2 s.
         for attempt in range(40):
@@ -328,6 +371,8 @@ class Library:
             except OSError as error:
                 # A full or read-only temporary directory must not leave a
                 # partial copy behind, nor surface as a bare OSError.
+                import tempfile
+
                 where = "memory (memfd)" if USE_MEMFD else tempfile.gettempdir()
                 raise errors.LibraryLoadError(f"cannot make a private copy of {source} in {where}: {error}") from error
             self.path = self.file.path
@@ -404,7 +449,7 @@ def _open(load_path: Path, shown: Path, expected_id: str | None) -> tuple[Any, s
     # library of another ABI may not even have them.
     try:
         found = lib.llvmplug_abi_version()
-    except AttributeError as error:
+    except (AttributeError, ffi.error) as error:  # the parsing FFI's, the compiled FFI's
         _dlclose(lib)
         raise errors.LibraryLoadError(f"{shown} is not an llvmplug shim (no llvmplug_abi_version)") from error
     major, minor = found >> 16, found & 0xFFFF

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import os
 import sys
 import warnings
@@ -90,6 +88,12 @@ class UsageError(Exception):
     """A mistake on the command line that argparse never sees (it is not given LLVM's flags)."""
 
 
+def _json(value: Any) -> str:
+    import json  # only for --json: a command's start is what it waits for (issue 27)
+
+    return json.dumps(value, indent=2)
+
+
 def _compile_options(parser: argparse.ArgumentParser) -> tuple[dict[str, str], set[str]]:
     """The compile command's own options: those that take a value (with its metavar), and those that do not.
 
@@ -138,11 +142,14 @@ def _split_llvm_flags(argv: Sequence[str], with_value: dict[str, str],
         elif name in _COMPILER_HABITS:
             raise UsageError(f"{name} is clang's spelling; llvmplug's is {_COMPILER_HABITS[name]}")
         else:
-            close = difflib.get_close_matches(name, long_options, n=1, cutoff=0.75)
-            if name.startswith("--") and close:
+            if name.startswith("--"):
+                import difflib  # here only: a command's start is what it waits for (issue 27)
+
                 # LLVM's options are single-dash in llc's spelling; a double-dash
                 # near-miss of ours is a typo, not an LLVM option.
-                raise UsageError(f"unknown option {name} (did you mean {close[0]}?)")
+                close = difflib.get_close_matches(name, long_options, n=1, cutoff=0.75)
+                if close:
+                    raise UsageError(f"unknown option {name} (did you mean {close[0]}?)")
             llvm.append(arg)
     return ours, llvm
 
@@ -385,7 +392,7 @@ def _info(args: argparse.Namespace) -> int:
             shown[key] = value
             if key == "abi_version":
                 shown["abi"] = f"{version >> 16}.{version & 0xFFFF}"
-        print(json.dumps(shown, indent=2))
+        print(_json(shown))
         return 0
     print(f"LLVM {info['llvm_version']} (llvmplug ABI {_abi(info['abi_version'])})")
     print(f"host triple: {info['host_triple']}")
@@ -403,7 +410,7 @@ def _target_info(args: argparse.Namespace) -> int:
     with Plugin() as plugin:
         info = plugin.target_info(args.target)
     if args.json:
-        print(json.dumps(info, indent=2))
+        print(_json(info))
         return 0
     if info.get("unknown_components"):
         print(f"llvmplug: warning: LLVM does not know the {' or '.join(info['unknown_components'])} of "
@@ -425,7 +432,7 @@ def _listing(args: argparse.Namespace, method: str, what: str, example: str) -> 
     with Plugin() as plugin:
         entries: list[dict[str, Any]] = getattr(plugin, method)(args.pattern)
     if args.json:
-        print(json.dumps(entries, indent=2))
+        print(_json(entries))
     if not entries and args.pattern is not None:
         print(f"llvmplug: no {what} matches {args.pattern!r} (a glob over names without the dash, "
               f"e.g. {example!r})", file=sys.stderr)

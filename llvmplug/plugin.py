@@ -65,8 +65,9 @@ class Plugin:
             :meth:`reload` (and the replacement of a poisoned copy or of a
             crashed child) swaps it in and retires the old one on a
             background thread, so a reset costs a swap instead of a load.
-            Costs the memory of one more copy (the README's ``standby``
-            entry gives the measured figure, from docs/benchmarks.json).
+            Costs the memory of one more copy: in process, the pages of
+            the shim it touched (resident) and, on Linux, its memfd (the
+            whole shim, in shared memory); docs/benchmarks.md has both.
         cache: an :class:`llvmplug.Cache` that every compile of this Plugin
             uses unless a call passes its own ``cache=`` (``None`` there
             turns it off for that call).

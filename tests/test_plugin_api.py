@@ -118,7 +118,7 @@ def test_every_compile_entry_point_takes_the_same_arguments():
     assert {name for name, *_ in _parameters(llvmplug.fingerprint)} == {
         name for name, *_ in described if name not in ("timeout", "cache")} | {"plugin"}
     # ... and each of the others is a field of the one request.
-    assert {name for name, *_ in described} == set(llvmplug._args.Request.__dataclass_fields__)  # noqa: SLF001
+    assert {name for name, *_ in described} == set(llvmplug._args.Request.__slots__)  # noqa: SLF001
 
 
 def test_policy_keyword_and_its_deprecated_old_name(arith_ir):

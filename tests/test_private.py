@@ -89,6 +89,47 @@ print(json.dumps(seen))
     assert list(tmp.iterdir()) == []  # and nothing after the interpreter exited
 
 
+@linux_only
+def test_a_private_copy_is_the_only_copy_of_the_shim_the_process_keeps():
+    # Each memfd holds the whole shim (~150 MiB of shared memory that RSS does
+    # not show). The template read from the package's file is the first
+    # private copy's memfd; only copies loaded at the same time need more.
+    result = run_python(
+        r"""
+import json, os
+import llvmplug
+
+def copies():
+    sizes = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("/memfd:llvmplug-"):
+                status = os.fstat(int(fd))
+                sizes[status.st_ino] = status.st_size
+        except OSError:
+            pass  # the fd listing's own
+    return len(sizes)
+
+seen = []
+first = llvmplug.Plugin(private=True)
+first.compile("define i32 @f() { ret i32 1 }")
+seen.append(copies())
+first.reload()
+first.compile("define i32 @f() { ret i32 1 }")
+seen.append(copies())
+second = llvmplug.Plugin(private=True)
+seen.append(copies())
+first.unload()
+third = llvmplug.Plugin(private=True)  # loaded from the template the first gave back
+seen.append(copies())
+second.unload(), third.unload()
+seen.append(copies())
+print(json.dumps(seen))
+"""
+    )
+    assert result == [1, 1, 2, 2, 1]
+
+
 CONCURRENT = r"""
 import hashlib, json, sys, threading, warnings
 import llvmplug

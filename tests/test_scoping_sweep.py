@@ -134,6 +134,33 @@ def test_first_use_latches_are_neutralised():
             plugin.reload()
 
 
+def test_no_allowed_option_latches_on_a_copys_first_compile():
+    # What a copy sets up in its first compile, it may keep for its life,
+    # from the options in force then (-regalloc's default, above). Each copy
+    # latches LLVM's defaults when it starts (csrc/runtime.cpp); nothing else
+    # may latch: a fresh copy whose first compile sets allowed values must
+    # then compile as a fresh copy does. On the host, whose code paths (and
+    # the target-independent ones) the warm-up compile of earlier designs ran;
+    # each batch in a fresh child, retried flag by flag if the plain compile
+    # after it differs.
+    with llvmplug.Plugin(private=True) as checker:
+        options = accepted_values(checker)[""]
+    with llvmplug.Plugin(isolation="process") as plugin:
+        host = Backend(plugin, "")
+        reference = host.compile()
+        latched = []
+        for batch in rounds(options):
+            plugin.reload()
+            if host.run(batch) is None and host.compile() == reference:
+                continue
+            for line in batch:
+                plugin.reload()
+                # A value that crashes or hangs is test_every_allowed_option_is_restored_after_the_call's.
+                if host.run([line]) is None and host.compile() != reference:
+                    latched.append(line)
+        assert latched == [], f"values that a copy's first compile keeps: {latched}"
+
+
 def test_a_backend_does_not_change_another_backends_next_compile():
     # PowerPC lowering assigns the global -min-jump-table-entries (64) while
     # it compiles; without the shim restoring it after every call, x86's

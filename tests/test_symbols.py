@@ -171,8 +171,10 @@ def cffi_lib():
 
 
 def _norm(c_type: str) -> str:
-    # cffi drops const and writes '* *'; compare types without either difference.
-    return re.sub(r"\bconst\b|\s+", "", c_type)
+    # cffi drops const and writes '* *'; its compiled declarations (llvmplug/_cdef.py)
+    # name a typedef of a struct or enum by its tag, which the header gives the same
+    # name. Compare types without these differences.
+    return re.sub(r"\bconst\b|\b(struct|enum)\s+|\s+", "", c_type)
 
 
 @pytest.fixture(scope="module")

@@ -130,6 +130,7 @@ def test_wheel_holds_the_shim_its_header_and_the_package(wheel, sdist):
     # Its build id beside it: the cache keys on it without loading the shim.
     assert f"llvmplug/_lib/{LIBRARY}.build-id" in names
     assert header == (ROOT / "csrc" / "llvmplug.h").read_bytes()
+    assert "llvmplug/_lib/llvmplug_ffi.py" in names  # cffi's compiled declarations (llvmplug/_cdef.py)
     native = [n for n in names if n.endswith((".so", ".dll", ".dylib", ".pyd"))]
     assert native == [f"llvmplug/_lib/{LIBRARY}"], native
     # Build inputs stay in the sdist.
