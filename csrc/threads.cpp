@@ -2,6 +2,7 @@
 
 #include "failure.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -207,11 +208,29 @@ struct Pool {
   bool confined = true;
   bool stopped = false;
 
-  // At dlclose the lanes are gone (stopThreads). At process exit without a
-  // shutdown their threads still wait: leave them, the exit ends them.
+  // After llvmplug_shutdown the lanes are gone (stopThreads). Without one
+  // (a dlclose that skipped it, such as cffi freeing the library object
+  // while the interpreter exits, or the process's own exit) the idle lanes'
+  // threads are stopped and joined here, before the copy is unmapped under
+  // them; a lane still busy (a call in progress on a thread the exit does
+  // not wait for) is left as it is.
   ~Pool() {
-    for (auto &lane : lanes)
-      (void)lane.release();
+    std::vector<Lane *> waiting;
+    {
+      std::lock_guard<std::mutex> hold(lock);
+      stopped = true;
+      waiting = idle;
+    }
+    for (Lane *lane : waiting) {
+      lane->stop = true;
+      lane->go.post();
+    }
+    for (auto &lane : lanes) {
+      if (std::find(waiting.begin(), waiting.end(), lane.get()) != waiting.end())
+        lane->thread.join();
+      else
+        (void)lane.release();
+    }
   }
 } ThePool;
 

@@ -200,8 +200,9 @@ class Record:
     """An immutable record whose fields are its ``__slots__``: compared, hashed and shown field by field.
 
     What ``@dataclass(frozen=True)`` made of :class:`Request` and
-    ``CacheStats``, without importing dataclasses (and inspect with it): about
-    6 ms of a fresh process's way to its first object (issue 27).
+    ``CacheStats``, without importing dataclasses (and inspect with it), which
+    cost a fresh process a noticeable part of its way to its first object
+    (issue 27).
     """
 
     __slots__: tuple[str, ...] = ()
