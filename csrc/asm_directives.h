@@ -27,6 +27,7 @@ enum class AsmRule {
   Words,         // names and plain numbers (options, CPU names); no expression
   Symbols,       // symbol names
   Exprs,         // expressions (data)
+  Values,        // expressions that refer to no symbol (data that needs no relocation)
   Reals,         // floating-point literals (data)
   Strings,       // string literals (data)
   Space,         // a plain-literal size[, fill value]

@@ -30,6 +30,10 @@ std::uint64_t power2(std::uint64_t n) { return n >= 63 ? Saturated : std::uint64
 constexpr std::uint64_t MaxSmallNumber = std::uint64_t(1) << 31;
 // What the words of an option directive may run to (.arch armv8.2-a+crc...).
 constexpr unsigned MaxWords = 64;
+// What one assembled statement may cost besides its text: MC's warning and
+// "while in macro instantiation" note for it (a .rept body of one warning
+// statement repeated a million times is a million diagnostics).
+constexpr std::uint64_t DiagnosticBytes = 256;
 
 bool isOperand(StringRef text) { return text.contains(AsmOperand); }
 
@@ -187,7 +191,12 @@ private:
     AsmExpression expression;
     std::uint64_t depth = 0, unary = 0;
     bool operand = true; // whether a unary operator may come next
+    bool afterInteger = false;
     while (!atEnd() && !(depth == 0 && tok.is(AsmToken::Comma))) {
+      if (afterInteger && tok.is(AsmToken::Identifier) &&
+          (tok.getString().equals_insensitive("f") || tok.getString().equals_insensitive("b")))
+        expression.localLabel = true;
+      afterInteger = tok.is(AsmToken::Integer);
       switch (tok.getKind()) {
       case AsmToken::LParen:
       case AsmToken::LBrac:
@@ -223,9 +232,12 @@ private:
           refuse(shown(tok) + " in an operand of '" + directive + "'");
         operand = true;
         break;
+      case AsmToken::Dot:
+        expression.location = true;
+        operand = false;
+        break;
       default:
-        operand = !(tok.is(AsmToken::Integer) || tok.is(AsmToken::BigNum) || tok.is(AsmToken::Real) ||
-                    tok.is(AsmToken::Dot));
+        operand = !(tok.is(AsmToken::Integer) || tok.is(AsmToken::BigNum) || tok.is(AsmToken::Real));
         break;
       }
       if (!operand)
@@ -248,12 +260,17 @@ private:
 
   void use(AsmExpression expression) { facts.uses.push_back({std::move(expression), multiplier}); }
 
-  // Expressions separated by commas, to the end (none at all is allowed).
-  void expressions() {
+  // Expressions separated by commas, to the end (none at all is allowed);
+  // without `symbols`, expressions that need no relocation.
+  void expressions(bool symbols) {
     while (!atEnd()) {
       if (tok.is(AsmToken::Comma))
         refuse("an empty operand of '" + directive + "'");
-      use(expression(/*data=*/true));
+      AsmExpression value = expression(/*data=*/true);
+      if (!symbols && (!value.names.empty() || value.location))
+        refuse("a symbol or '.' in an operand of '" + directive + "' on this target (" +
+               findAsmDirective(directive, target.architecture, target.format)->reason + ")");
+      use(std::move(value));
       if (!atEnd())
         comma();
     }
@@ -261,6 +278,10 @@ private:
   }
 
   void define(const std::string &name, AsmExpression value) {
+    // Mach-O's streamer crashes on a symbol defined as a directional label
+    // no label follows ("x = 1f"; LLVM 23.1.1, SIGSEGV).
+    if (value.localLabel)
+      refuse("a local label reference ('1f', '1b') in the definition of '" + name + "'");
     facts.uses.push_back({value, multiplier});
     facts.definitions.push_back({name, std::move(value)});
   }
@@ -326,6 +347,7 @@ private:
       lex();
       return;
     }
+    ++statements;
     if (tok.is(AsmToken::HashDirective)) { // '# 12 "file.c"': the lexer has read the line
       lex();
       lex();
@@ -462,7 +484,10 @@ private:
       finish(start, /*raw=*/true);
       break;
     case AsmRule::Exprs:
-      expressions();
+      expressions(/*symbols=*/true);
+      break;
+    case AsmRule::Values:
+      expressions(/*symbols=*/false);
       break;
     case AsmRule::Reals:
       reals();
@@ -533,7 +558,7 @@ private:
                             "would not see it)");
       std::uint64_t count = std::max<std::uint64_t>(literal("count"), 1); // .rept 0 multiplies nothing away
       end();
-      repeats.push_back({count, tok.getLoc().getPointer(), multiplier});
+      repeats.push_back({count, tok.getLoc().getPointer(), multiplier, statements});
       multiplier = times(multiplier, count);
       break;
     }
@@ -547,9 +572,11 @@ private:
       repeats.pop_back();
       StringRef body(repeat.body, start - repeat.body);
       checkRepeatBody(body);
-      // The body's text, assembled `count` times within the enclosing repeats.
+      // The body's text and a diagnostic per statement, assembled `count`
+      // times within the enclosing repeats.
       multiplier = repeat.outer;
-      expand(times(body.size(), repeat.count));
+      std::uint64_t inside = statements - repeat.statements - 1; // not this .endr
+      expand(times(add(body.size(), times(inside, DiagnosticBytes)), repeat.count));
       end();
       break;
     }
@@ -849,8 +876,9 @@ private:
 
   struct Repeat {
     std::uint64_t count;
-    const char *body;    // where the body's text starts
-    std::uint64_t outer; // the multiplier around it
+    const char *body;        // where the body's text starts
+    std::uint64_t outer;     // the multiplier around it
+    std::uint64_t statements; // statements read before the body
   };
 
   const AsmTarget &target;
@@ -862,6 +890,7 @@ private:
   bool afterLabel = false;
   std::vector<Repeat> repeats;
   std::uint64_t multiplier = 1;
+  std::uint64_t statements = 0; // statements read so far
   AsmFacts facts;
 };
 

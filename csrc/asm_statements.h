@@ -48,6 +48,8 @@ struct AsmExpression {
   std::uint64_t terms = 0;
   std::uint64_t depth = 0;
   std::vector<std::string> names;
+  bool localLabel = false; // refers to a directional label ("1f", "1b")
+  bool location = false;   // refers to '.', the location counter
 };
 
 struct AsmDefinition {

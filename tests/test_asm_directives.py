@@ -30,12 +30,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import asm_table  # noqa: E402
 from test_llc_parity import refllc  # noqa: E402,F401  (the refllc fixture)
 
 import llvmplug  # noqa: E402
 from llvmplug import _loader  # noqa: E402
 
-DEF = Path(__file__).resolve().parents[1] / "csrc" / "asm_directives.def"
 # One triple per parser configuration: each object format of each target.
 TRIPLES = [
     "x86_64-unknown-linux-gnu", "i686-unknown-linux-gnu", "x86_64-pc-windows-msvc", "x86_64-pc-windows-gnu",
@@ -121,12 +121,12 @@ def accepted(refllc, tmp_path_factory) -> dict[str, set[str]]:
         return dict(zip(TRIPLES, found))
 
 
-def rows() -> dict[str, set[str]]:
+def levels() -> dict[str, set[str]]:
     """Each directive's row levels in the table."""
-    levels: dict[str, set[str]] = {}
-    for level, name in re.findall(r'^ASM_(GENERIC|PLATFORM|TARGET)\("(\.[^"]+)"', DEF.read_text(), re.M):
-        levels.setdefault(name, set()).add(level)
-    return levels
+    found: dict[str, set[str]] = {}
+    for row in asm_table.rows():
+        found.setdefault(row.name, set()).add(row.level)
+    return found
 
 
 def test_the_walk_finds_directives_and_tells_targets_apart(accepted):
@@ -156,7 +156,7 @@ def test_every_directive_a_parser_accepts_has_a_row(accepted):
 
 def test_directives_only_some_parsers_know_have_target_or_platform_rows(accepted):
     common = reduce(set.intersection, accepted.values())
-    table = rows()
+    table = levels()
     generic_only = sorted(name for names in accepted.values() for name in names - common
                           if table.get(name.lower()) == {"GENERIC"})
     assert not generic_only, ("directives some parsers lack, covered only by generic rows (which apply on "
