@@ -96,6 +96,7 @@ public:
     target.format = asmFormat(triple);
     target.alignInBytes = target.info->getAlignmentIsInBytes();
     target.machO = triple.isOSBinFormatMachO();
+    target.sizeUnit = triple.isAMDGPU() ? 4 : 1; // asm_directives.def: AMDGPU hangs on partial words
     fragile = fragileFormat(triple);
   }
 

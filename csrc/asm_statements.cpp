@@ -145,6 +145,14 @@ private:
 
   void expand(std::uint64_t bytes) { facts.expansion = add(facts.expansion, times(bytes, multiplier)); }
 
+  // Bytes of padding or fill, in the target's unit (asm_directives.def: AMDGPU).
+  void emitted(std::uint64_t bytes) {
+    if (bytes % target.sizeUnit)
+      refuse("'" + directive + "' of " + std::to_string(bytes) + " bytes on a target whose assembler hangs on "
+             "code that is not whole " + std::to_string(target.sizeUnit) + "-byte words (LLVM 23.1.1)");
+    expand(bytes);
+  }
+
   // ---- operands ----
 
   // A plain integer literal, followed by ',' or the end: the value MC reads
@@ -509,7 +517,7 @@ private:
         use(expression(true));
       }
       end();
-      expand(size);
+      emitted(size);
       break;
     }
     case AsmRule::Fill: {
@@ -524,7 +532,7 @@ private:
         }
       }
       end();
-      expand(times(count, size));
+      emitted(times(count, size));
       break;
     }
     case AsmRule::Nops: {
@@ -534,7 +542,7 @@ private:
         literal("control", MaxSmallNumber);
       }
       end();
-      expand(size);
+      emitted(size);
       break;
     }
     case AsmRule::Org: {

@@ -40,6 +40,7 @@ struct AsmTarget {
   bool alignInBytes = true; // .align N pads to N bytes (else to 2^N)
   bool machO = false;       // .rept bodies substitute $0-$9, $n and $$
   bool masmIntegers = false; // x86 Intel dialect: AsmPrinter lexes 10h, 1010b...
+  std::uint64_t sizeUnit = 1; // .space/.fill sizes must be multiples of it (4 on AMDGPU)
 };
 
 // An expression as the checks see it: its tokens, bracket depth and the

@@ -194,6 +194,37 @@ def test_fragile_object_formats_accept_no_statement(isolated, triple, text):
     assert isolated.compile(inline_asm(""), triple, timeout=60)  # a compiler barrier stays
 
 
+@pytest.mark.parametrize("triple, text, what", [
+    ("powerpc64le-unknown-linux-gnu", ".byte s0", "a symbol or '.' in an operand of '.byte'"),
+    ("powerpc64le-unknown-linux-gnu", "1: .byte 1f\n", "a symbol or '.' in an operand of '.byte'"),
+    ("lanai-unknown-unknown", ".short .", "a symbol or '.' in an operand of '.short'"),
+    ("x86_64-apple-macosx", "x = 1f", "local label reference"),
+    ("arm64-apple-macosx", ".set x, 2f - 1f", "local label reference"),
+    ("amdgcn-amd-amdhsa", ".zero 7", "not whole 4-byte words"),
+    ("amdgcn-amd-amdhsa", '.ascii "abc"', "not whole 4-byte words"),
+    ("amdgcn-amd-amdhsa", ".byte 1", "not whole 4-byte words"),
+])
+def test_what_a_target_crashes_or_hangs_on_is_refused_there(isolated, triple, text, what):
+    """Found by tests/campaign_asm.py: each crashes (or hangs) LLVM 23.1.1 on that target only."""
+    refused(isolated, module_asm(text, triple), what)
+
+
+@pytest.mark.parametrize("triple, text", [
+    ("powerpc64le-unknown-linux-gnu", ".byte 1, 2+3\n.long s0\n.quad ."),
+    ("x86_64-unknown-linux-gnu", ".byte s0, .\n.long 1f\n1:"),
+    ("amdgcn-amd-amdhsa", ".long 1\n.zero 8\n.p2align 4\ns_nop 0"),
+])
+def test_the_same_text_is_fine_elsewhere(trusted, triple, text):
+    ir = module_asm(text, triple)
+    flags = "-mcpu=gfx900" if "amdgcn" in triple else ""
+    assert llvmplug.compile(ir, flags=flags) == trusted.compile(ir, flags=flags)
+
+
+def test_repeated_diagnostics_count_towards_the_limit(isolated):
+    """A warning per repeated statement: 300,000 of them would be ~60 MB of warnings for 3 MB of text."""
+    refused(isolated, module_asm(".rept 300000\n.p2align\n.endr"), "64 MiB", llvmplug.LimitError)
+
+
 @pytest.mark.parametrize("text", [".bundle_align_mode 30", ".cv_func_id 400000000", ".ds.l 5000000",
                                   ".reloc 0, R_X86_64_NONE, x", ".lto_set_conditional a, b", ".if 1\n.endif",
                                   ".subsection 4", ".no_such_directive"])
@@ -235,8 +266,8 @@ def test_a_long_flat_expression_is_a_limit_error(isolated):
 
 
 def test_a_chain_of_doubling_definitions_is_a_limit_error(isolated):
-    """a1 = a0+a0, a2 = a1+a1, ...: evaluating a60 visits 2^60 nodes."""
-    text = ".set a0, 1\n" + "".join(f".set a{i}, a{i - 1}+a{i - 1}\n" for i in range(1, 61)) + ".long a60"
+    """a1 = a0+a0, a2 = a1+a1, ... on an undefined a0: evaluating a60 visits 2^60 nodes (a hang)."""
+    text = ".set a0, u\n" + "".join(f".set a{i}, a{i - 1}+a{i - 1}\n" for i in range(1, 61)) + ".quad a60"
     refused(isolated, module_asm(text), "more than 4096 expression terms", llvmplug.LimitError)
 
 
@@ -246,10 +277,10 @@ def test_a_deep_chain_of_definitions_is_a_limit_error():
 
 
 @pytest.mark.parametrize("triple", ["x86_64-apple-macosx", "x86_64-unknown-linux-gnu"])
-@pytest.mark.parametrize("text", [".set x, x+1\n.long x", "x = x\n.long x", ".set a, b\n.set b, a\n.long a",
+@pytest.mark.parametrize("text", [".set x, x+1\n.long x", "x = x", "x = y\ny = x", ".set a, b\n.set b, a\n.long a",
                                   ".weakref a, b\n.set b, a", ".set a, 1\n.set a, 2"])
 def test_cycles_and_redefinitions_are_refused(isolated, triple, text):
-    """A self-referencing .set spins for ever on Mach-O (which has no .weakref: not on its list)."""
+    """'x = x' and 'x = y, y = x' spin for ever on Mach-O (which has no .weakref: not on its list)."""
     refused(isolated, module_asm(text, triple), "cycle|second definition|'.weakref'")
 
 
