@@ -47,7 +47,7 @@ enum class AsmRule {
   Size,          // symbol, expression
   Symver,        // symbol, name@version[, word]
   Section,       // a section name, flags and plain-literal numbers
-  SectionSwitch, // [a plain-literal subsection]
+  SectionSwitch, // [subsection 0]
   Ident,         // one string
   File,          // ["dir"] "name", or a plain-literal number and names
   Loc,           // plain-literal file, line[, column] and options

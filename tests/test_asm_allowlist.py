@@ -203,6 +203,10 @@ def test_fragile_object_formats_accept_no_statement(isolated, triple, text):
     ("amdgcn-amd-amdhsa", ".zero 7", "not whole 4-byte words"),
     ("amdgcn-amd-amdhsa", '.ascii "abc"', "not whole 4-byte words"),
     ("amdgcn-amd-amdhsa", ".byte 1", "not whole 4-byte words"),
+    ("armv7-unknown-linux-gnueabihf", ".rodata 1", "subsection other than 0"),
+    ("hexagon-unknown-linux-musl", "{ foo", "without its '}'"),
+    ("hexagon-unknown-linux-musl", ".comm tab, 64", "'.comm'"),
+    ("armv7-unknown-linux-gnueabihf", ".pushsection .data, 2\n.popsection", "subsection number"),
 ])
 def test_what_a_target_crashes_or_hangs_on_is_refused_there(isolated, triple, text, what):
     """Found by tests/campaign_asm.py: each crashes (or hangs) LLVM 23.1.1 on that target only."""
