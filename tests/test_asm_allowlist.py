@@ -392,6 +392,19 @@ def test_ordinary_module_asm_compiles_as_under_policy_all(trusted, triple, text)
         assert llvmplug.compile(ir, output=output) == trusted.compile(ir, output=output)
 
 
+CLANG_ASM = sorted((Path(__file__).resolve().parent / "data" / "asm").glob("*.ll"))
+
+
+@pytest.mark.parametrize("path", CLANG_ASM, ids=lambda p: p.stem)
+def test_clangs_inline_asm_compiles_as_under_policy_all(trusted, path):
+    """tests/data/asm/inline_asm.c (cpuid, rdtsc, lock cmpxchg, asm goto, .intel_syntax blocks, MSVC __asm
+    blocks, mrs, .arch_extension, .syntax unified, .option push, .set noreorder...) as clang-19 compiles it."""
+    ir = path.read_text()
+    assert ir.count("asm ") >= 4
+    for output in ("obj", "asm"):
+        assert llvmplug.compile(ir, output=output) == trusted.compile(ir, output=output)
+
+
 @pytest.mark.parametrize("triple", ["nvptx64-nvidia-cuda", "xcore-unknown-unknown"])
 def test_targets_without_an_asm_parser_print_asm_unchecked(trusted, triple):
     """NVPTX and XCore have no MC asm parser: the text is printed verbatim, never assembled, never checked."""
