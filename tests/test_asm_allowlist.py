@@ -400,7 +400,7 @@ def test_clangs_inline_asm_compiles_as_under_policy_all(trusted, path):
     """tests/data/asm/inline_asm.c (cpuid, rdtsc, lock cmpxchg, asm goto, .intel_syntax blocks, MSVC __asm
     blocks, mrs, .arch_extension, .syntax unified, .option push, .set noreorder...) as clang-19 compiles it."""
     ir = path.read_text()
-    assert ir.count("asm ") >= 4
+    assert ir.count("asm ") >= 3
     for output in ("obj", "asm"):
         assert llvmplug.compile(ir, output=output) == trusted.compile(ir, output=output)
 
