@@ -32,11 +32,6 @@ namespace llvmplug {
 
 namespace {
 
-[[noreturn]] void refuse(const std::string &where, const std::string &what) {
-  throw Failure(LLVMPLUG_ERROR_OPTION, where + ": the safe policy refuses " + what +
-                                           "; Plugin(policy=\"all\") assembles it as LLVM does");
-}
-
 [[noreturn]] void beyond(const std::string &where, const std::string &what) {
   throw Failure(LLVMPLUG_ERROR_LIMIT, where + ": " + what + " (llvmplug's limit under the safe policy)");
 }
@@ -62,7 +57,7 @@ void checkSymbolOperands(const CallBase &call, const std::string &where) {
       continue;
     if (auto *global = dyn_cast<GlobalValue>(constant)) {
       if (!plainName(global->getName()))
-        refuse(where, "an inline asm operand naming '" + global->getName().str() +
+        refuseAsm(where, "an inline asm operand naming '" + global->getName().str() +
                           "' (a symbol name that is not a plain identifier is printed into the asm text)");
       continue;
     }
@@ -126,7 +121,7 @@ public:
       auto [found, fresh] = index.try_emplace(code, blobs.size());
       if (fresh) {
         if (code->getDialect() == InlineAsm::AD_Intel && !machine.getTargetTriple().isX86())
-          refuse(where, "Intel-dialect inline asm for a target that is not x86");
+          refuseAsm(where, "Intel-dialect inline asm for a target that is not x86");
         std::string text = inlineAsmText(*code, machine, module.getDataLayout(), where);
         AsmTarget dialect = target;
         // AsmPrinter::emitInlineAsm lexes Intel inline asm with MASM integers (10h, 1010b).
@@ -195,7 +190,7 @@ private:
 
   void refuseStatements(StringRef text, const std::string &where) const {
     if (!StringRef(text).trim().empty())
-      refuse(where, "assembler text on " + std::string(fragile) +
+      refuseAsm(where, "assembler text on " + std::string(fragile) +
                         " (its streamers crash on ordinary statements such as '.byte x' or '.globl x'; "
                         "only empty asm passes)");
   }
@@ -231,14 +226,14 @@ private:
       const Blob &blob = blobs[b];
       for (const std::string &label : blob.facts.labels)
         if (moduleSymbols().contains(label))
-          refuse(blob.where, "the asm label '" + label + "': the module defines a symbol of that name");
+          refuseAsm(blob.where, "the asm label '" + label + "': the module defines a symbol of that name");
       for (const AsmDefinition &definition : blob.facts.definitions) {
         const std::string &name = definition.name;
         if (moduleSymbols().contains(name))
-          refuse(blob.where, "the asm symbol '" + name + "': the module defines a symbol of that name");
+          refuseAsm(blob.where, "the asm symbol '" + name + "': the module defines a symbol of that name");
         auto existing = symbols.find(name);
         if (existing != symbols.end())
-          refuse(blob.where, "a second definition of the symbol '" + name +
+          refuseAsm(blob.where, "a second definition of the symbol '" + name +
                                  "' (each asm symbol is defined once, so no definition can form a cycle)");
         std::uint64_t terms = definition.value.terms;
         unsigned depth = 0;
@@ -249,7 +244,7 @@ private:
           bool visible = symbol != symbols.end() && (symbol->second.blob == b || symbol->second.blob < moduleBlobs);
           if (!visible) {
             if (variables.contains(used))
-              refuse(blob.where, "the definition of '" + name + "', which uses '" + used +
+              refuseAsm(blob.where, "the definition of '" + name + "', which uses '" + used +
                                      "' before it is defined or from another asm text (a cycle MC "
                                      "cannot evaluate could form)");
             continue;
@@ -307,6 +302,11 @@ std::vector<bool> moduleAsmReadings(const TargetMachine &machine) {
 }
 
 } // namespace
+
+void refuseAsm(const std::string &where, const std::string &what) {
+  throw Failure(LLVMPLUG_ERROR_OPTION, where + ": the safe policy refuses " + what +
+                                           "; Plugin(policy=\"all\") assembles it as LLVM does");
+}
 
 AsmRules asmRulesFor(llvmplug_policy policy, const TargetMachine &machine) {
   AsmRules rules;

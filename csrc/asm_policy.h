@@ -43,6 +43,7 @@
 #include "llvmplug.h"
 
 #include <cstdint>
+#include <string>
 
 namespace llvm {
 class Function;
@@ -75,6 +76,10 @@ struct AsmRules {
   bool check = false; // the safe policy, for a target that assembles asm text
   const llvm::TargetMachine *machine = nullptr; // the compile's: its MCAsmInfo and triple
 };
+
+// Every refusal of asm text: Failure(LLVMPLUG_ERROR_OPTION) saying where,
+// what, and that policy="all" would assemble it.
+[[noreturn]] void refuseAsm(const std::string &where, const std::string &what);
 
 // The rules for compiles under `policy` for the target of `machine`, which
 // must outlive them.

@@ -140,10 +140,7 @@ private:
 
   // ---- refusals ----
 
-  [[noreturn]] void refuse(const std::string &what) const {
-    throw Failure(LLVMPLUG_ERROR_OPTION, where + ": the safe policy refuses " + what +
-                                             "; Plugin(policy=\"all\") assembles it as LLVM does");
-  }
+  [[noreturn]] void refuse(const std::string &what) const { refuseAsm(where, what); }
 
   [[noreturn]] void unbounded(const std::string &what) const {
     throw Failure(LLVMPLUG_ERROR_LIMIT,

@@ -1,6 +1,6 @@
 #include "asm_text.h"
 
-#include "failure.h"
+#include "asm_policy.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DataLayout.h"
@@ -15,11 +15,6 @@ using namespace llvm;
 namespace llvmplug {
 
 namespace {
-
-[[noreturn]] void refuse(const std::string &where, const std::string &what) {
-  throw Failure(LLVMPLUG_ERROR_OPTION, where + ": the safe policy refuses " + what +
-                                           "; Plugin(policy=\"all\") assembles it as LLVM does");
-}
 
 unsigned operandCount(const InlineAsm &code) {
   unsigned count = 0;
@@ -82,7 +77,7 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
     }
     if (next == '(') {
       if (variant != -1)
-        refuse(where, "nested $( variants in inline asm (AsmPrinter stops with a fatal error)");
+        refuseAsm(where, "nested $( variants in inline asm (AsmPrinter stops with a fatal error)");
       variant = 0;
       ++i;
       continue;
@@ -109,7 +104,7 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
     if (braces && i < source.size() && source[i] == ':') {
       size_t end = source.find('}', i);
       if (end == StringRef::npos)
-        refuse(where, "an unterminated ${: in inline asm (AsmPrinter stops with a fatal error)");
+        refuseAsm(where, "an unterminated ${: in inline asm (AsmPrinter stops with a fatal error)");
       StringRef special = source.slice(i + 1, end);
       i = end + 1;
       if (!visible())
@@ -121,7 +116,7 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
       else if (special == "uid")
         out += AsmUidValue;
       else
-        refuse(where, "'${:" + special.str() + "}' in inline asm (AsmPrinter stops with a fatal error)");
+        refuseAsm(where, "'${:" + special.str() + "}' in inline asm (AsmPrinter stops with a fatal error)");
       continue;
     }
     size_t digits = i;
@@ -129,20 +124,20 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
       ++digits;
     unsigned number;
     if (source.slice(i, digits).getAsInteger(10, number))
-      refuse(where, "a '$' in inline asm that is no operand (write '$$' for a '$')");
+      refuseAsm(where, "a '$' in inline asm that is no operand (write '$$' for a '$')");
     i = digits;
     if (braces) {
       if (i < source.size() && source[i] == ':') {
         if (i + 1 >= source.size())
-          refuse(where, "a bad ${N:modifier} in inline asm (AsmPrinter stops with a fatal error)");
+          refuseAsm(where, "a bad ${N:modifier} in inline asm (AsmPrinter stops with a fatal error)");
         i += 2; // the ':' and the modifier character
       }
       if (i >= source.size() || source[i] != '}')
-        refuse(where, "a bad ${N} in inline asm (AsmPrinter stops with a fatal error)");
+        refuseAsm(where, "a bad ${N} in inline asm (AsmPrinter stops with a fatal error)");
       ++i;
     }
     if (number >= operands)
-      refuse(where, "operand $" + std::to_string(number) + " of an inline asm call with " +
+      refuseAsm(where, "operand $" + std::to_string(number) + " of an inline asm call with " +
                         std::to_string(operands) + " operands");
     if (visible()) {
       placeholders.push_back(out.size());
@@ -150,7 +145,7 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
     }
   }
   if (variant != -1)
-    refuse(where, "an unterminated $( variant in inline asm (the rest of the text would vanish)");
+    refuseAsm(where, "an unterminated $( variant in inline asm (the rest of the text would vanish)");
   if (intel)
     out += "\n\t.att_syntax";
   out += '\n';
@@ -163,10 +158,10 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
     while (after < out.size() && joinsAfter(out[after]))
       ++after;
     if (before != start)
-      refuse(where, "an inline asm operand joined to '" + out.substr(before, start - before) +
+      refuseAsm(where, "an inline asm operand joined to '" + out.substr(before, start - before) +
                         "' before it (it could complete a directive name)");
     if (after != end)
-      refuse(where, "an inline asm operand joined to '" + out.substr(end, after - end) +
+      refuseAsm(where, "an inline asm operand joined to '" + out.substr(end, after - end) +
                         "' after it (printed empty, it would join the text around it)");
   }
   return out;
