@@ -14,6 +14,7 @@ same bytes as under ``policy="all"``.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,9 @@ from pathlib import Path
 import pytest
 
 import llvmplug
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import asm_table  # noqa: E402
 
 MARKER = b"LLVMPLUG-ASM-SECRET-51e0"
 
@@ -420,3 +424,13 @@ def test_spirv_has_no_asm_parser_either():
     ir = module_asm('.incbin "/nonexistent"', "spirv64-unknown-unknown")
     with pytest.raises(llvmplug.CodegenError, match="SPIR-V does not support module-level inline assembly"):
         llvmplug.compile(ir)
+
+
+def test_docs_count_the_table():
+    """docs/safety.md quotes the table's size: it must be the table's."""
+    rows = asm_table.rows()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "safety.md").read_text()
+    quoted = re.search(r"(\d+) rows for (\d+) names, (\d+)\s+rows allow something", text)
+    assert quoted, "docs/safety.md no longer counts the rows of csrc/asm_directives.def"
+    assert tuple(map(int, quoted.groups())) == (
+        len(rows), len({row.name for row in rows}), sum(row.rule != "Refused" for row in rows))
