@@ -210,6 +210,8 @@ def test_fragile_object_formats_accept_no_statement(isolated, triple, text):
     ("armv7-unknown-linux-gnueabihf", ".rodata 1", "subsection other than 0"),
     ("hexagon-unknown-linux-musl", "{ foo", "without its '}'"),
     ("hexagon-unknown-linux-musl", ".comm tab, 64", "'.comm'"),
+    ("lanai-unknown-unknown", ".dc 1f\n1:", "a symbol or '.' in an operand of '.dc'"),
+    ("loongarch64-unknown-linux-gnu", ".option norelax", "'.option'"),
     ("armv7-unknown-linux-gnueabihf", ".pushsection .data, 2\n.popsection", "subsection number"),
 ])
 def test_what_a_target_crashes_or_hangs_on_is_refused_there(isolated, triple, text, what):
