@@ -99,7 +99,8 @@ def load_object(tmp_path, cc):
 # a developer may lack the test extra's llc. cibuildwheel's wheel test runs
 # without CI in its container and without the full test extra, so it keeps its
 # skips. Expected failures (xfail) are not skips.
-HEADLINE_FILES = {"test_corpus.py", "test_llc_parity.py", "test_fuzz.py", "test_soak.py", "test_pool.py"}
+HEADLINE_FILES = {"test_corpus.py", "test_llc_parity.py", "test_fuzz.py", "test_soak.py", "test_pool.py",
+                  "test_asm_directives.py", "test_asm_fuzz.py"}
 HEADLINE_FIXTURES = {"corpus_files"}
 _headline_skips: list[str] = []
 
@@ -148,6 +149,8 @@ FILE_MARKERS = {
     "test_llc_parity.py": "sweep",  # every backend against llc
     "test_corpus.py": "sweep",  # every module of the IR corpus
     "test_fuzz.py": "fuzz",  # the fuzzer and every crasher
+    "test_asm_directives.py": "sweep",  # every directive of every asm parser against the table
+    "test_asm_fuzz.py": "fuzz",  # the asm grammar campaign (tests/campaign_asm.py) and its crashers
 }
 
 # Test ids travel in PYTEST_CURRENT_TEST, into every child process's

@@ -145,8 +145,8 @@ TARGETS = [
     ("MSP430", "msp430-unknown-unknown", "", ("obj", "asm"), None, {**NO_TLS, **NO_CG_OBJ}),
     ("PowerPC", "powerpc64le-unknown-linux-gnu", "", ("obj", "asm"), None, {}),
     ("PowerPC", "powerpc64-ibm-aix", "", ("obj", "asm"), None,
-     {"module_asm": "a known LLVM crash of the object writer, no guard "
-                    "(tests/data/backend_crashers/aix-module-asm-symbol.ll)"}),
+     {"module_asm": "a known LLVM crash of the object writer: the safe policy accepts no asm statement on "
+                    "XCOFF (tests/data/asm_crashers/aix-module-asm-symbol.ll)"}),
     ("RISCV", "riscv64-unknown-linux-gnu", "", ("obj", "asm"), None,
      {"flags": "cf-protection-branch without a label scheme: a known LLVM crash, refused "
                "(tests/data/backend_crashers/riscv-cf-protection-branch.ll)"}),

@@ -125,25 +125,30 @@ def test_incbin_of_stdin_does_not_block(tmp_path):
     ('.irpc c, x\n.incbin "{secret}"\n.endr', "'.irpc'"),
     ('.macro m\n.inc\\()bin "{secret}"\n.endm\nm', "'.macro'"),
     ('.altmacro\n.fill 1', "'.altmacro'"),
-    ('.rept 1\n.inc\\()bin "{secret}"\n.endr', r"'\\\(\)'"),
-    ('.rept 1\n.p\\@align 4\n.endr', r"'\\@'"),
+    ('.rept 1\n.inc\\()bin "{secret}"\n.endr', r"'\\' outside a string"),
+    ('.rept 1\n.p\\@align 4\n.endr', r"'\\' outside a string"),
+    ('.rept 1\n.ascii "\\()"\n.endr', r"'\\\(' inside a .rept body"),
 ])
 def test_macro_machinery_is_refused(secret, text, what):
     with pytest.raises(llvmplug.OptionError, match=what):
         llvmplug.compile(module_asm(text.format(secret=secret)))
 
 
-def test_mach_o_rept_substitutions_are_refused(secret):
+@pytest.mark.parametrize("body, what", [
+    ('.inc$0bin "{secret}"', "'.inc\\$0bin': it is not on llvmplug's allow-list"),
+    ('.ascii "$0"', "'\\$0' inside a Mach-O .rept body"),
+])
+def test_mach_o_rept_substitutions_are_refused(secret, body, what):
     """On Mach-O a .rept body replaces $0-$9 (no arguments: by nothing), so '.inc$0bin' is .incbin."""
-    ir = module_asm(f'.rept 1\n.inc$0bin "{secret}"\n.endr')
-    with pytest.raises(llvmplug.OptionError, match="Mach-O asm that uses .rept"):
+    ir = module_asm(".rept 1\n" + body.format(secret=secret) + "\n.endr")
+    with pytest.raises(llvmplug.OptionError, match=what):
         llvmplug.compile(ir, "x86_64-apple-macosx")
 
 
 def test_an_operand_cannot_complete_a_directive_name(secret):
     """AsmPrinter prints ${0:c} as the symbol's name: '.inc' + 'bin' would be .incbin."""
     ir = inline_asm(f'.inc${{0:c}} "{secret}"', "s", "ptr @bin", prelude="@bin = global i32 0\n")
-    with pytest.raises(llvmplug.OptionError, match="operand glued to '.inc'"):
+    with pytest.raises(llvmplug.OptionError, match="operand joined to '.inc'"):
         llvmplug.compile(ir)
 
 
@@ -166,11 +171,10 @@ REPT_BOMB = ".rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\n.rept 1000\nnop\n.e
     ".p2align 40",
     ".balign 0x8000000",
     ".org 0x5000000",
-    ".ds.l 5000000",
     ".rept 100000\n.rept 100000\nnop\n.endr\n.endr",
     ".rept 0\n.endr\n.fill 10000000, 8, 0",  # a .rept 0 elsewhere multiplies nothing away
     '.file 400000000 "x.c"',  # MC resizes its file table to the number
-    ".cv_func_id 400000000",
+    '.file /**/ 4294967295 "x.c"',  # a comment hid the number from llvmplug 2.1's scan (a SIGSEGV)
 ])
 def test_expansion_beyond_the_limit_is_a_limit_error(isolated, text):
     """Each just over the 64 MiB limit or far beyond it, in a child with a memory limit (a build without
@@ -179,8 +183,8 @@ def test_expansion_beyond_the_limit_is_a_limit_error(isolated, text):
         isolated.compile(module_asm(text), timeout=120)
 
 
-@pytest.mark.parametrize("text", [".rept 1<<40\nnop\n.endr", ".space 1<<40", ".fill n", ".rept 0b111\nnop\n.endr",
-                                  ".bundle_align_mode 30"])
+@pytest.mark.parametrize("text", [".rept 1<<40\nnop\n.endr", ".space 1<<40", ".fill n", ".space 1/1*200000000",
+                                  ".p2align 2+2"])
 def test_counts_that_are_not_literals_are_limit_errors(isolated, text):
     with pytest.raises(llvmplug.LimitError, match="cannot bound"):
         isolated.compile(module_asm(text), timeout=120)
