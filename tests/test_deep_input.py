@@ -13,6 +13,7 @@ tests/data/deep-metadata-12000.bc: a chain of 12,000 metadata nodes
 from __future__ import annotations
 
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -127,7 +128,7 @@ try:
 except llvmplug.LimitError as error:
     print(error)
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tempfile.gettempdir(), text=True, timeout=300)
     assert done.returncode == 0, f"the child died ({done.returncode})"
     assert "nests metadata more than" in done.stdout
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # benchmarks/ is a package of the checkout, not of the installed llvmplug
+sys.path.append(str(ROOT))  # benchmarks/ is the checkout's; appended, so the installed llvmplug stays first
 from benchmarks import claims  # noqa: E402
 
 REPORT = json.loads((ROOT / "docs" / "benchmarks.json").read_text())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -525,5 +526,5 @@ def test_exiting_without_closing_a_plugin_is_clean():
         "plugin.compile('define i32 @f() {\\n  ret i32 1\\n}')\n"
     )
     for _ in range(12):  # about half of them crashed before
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=tempfile.gettempdir(), text=True, timeout=120)
         assert done.returncode == 0, (done.returncode, done.stderr[-2000:])

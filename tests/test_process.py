@@ -6,6 +6,7 @@ import math
 import os
 import signal
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -280,7 +281,7 @@ def test_parent_reads_only_data_and_llvmplug_errors_from_the_child():
         # Pickled by a clean interpreter, as the worker does: this process may
         # have global pickling hooks installed (Dask's tblib patches exceptions).
         code = f"import pickle, sys, llvmplug; sys.stdout.buffer.write(pickle.dumps({expression}))"
-        data = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
+        data = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tempfile.gettempdir(), check=True).stdout
         return _protocol._ReplyUnpickler(io.BytesIO(data)).load()
 
     with pytest.raises(pickle.UnpicklingError, match="forbidden object: posix.system"):
@@ -399,7 +400,7 @@ with llvmplug.Plugin(isolation="process") as plugin:
     assert plugin.compile({arith_ir!r}) == llvmplug.compile({arith_ir!r})
 print("started")
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tempfile.gettempdir(), text=True, timeout=300)
     assert done.returncode == 0 and done.stdout == "started\n", done.stderr[-2000:]
 
 

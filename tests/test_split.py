@@ -186,7 +186,7 @@ def test_errors_in_a_part_arrive_typed(plugin):
 def test_the_merged_corpus_splits_and_links(plugin, corpus_files, tmp_path, cc):
     """Real IR: the benchmark's merged corpus (every module's functions in
     one module) in 2 parts links into one library exporting every function."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.append(str(Path(__file__).resolve().parents[1]))  # after the installed llvmplug
     from benchmarks.corpus import merge_modules
 
     merged = merge_modules([path.read_text() for path in corpus_files])

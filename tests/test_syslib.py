@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+import tempfile
 import sys
 
 import pytest
@@ -109,7 +110,7 @@ try:
 except llvmplug.ArgumentError as error:
     print(error)
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tempfile.gettempdir(), text=True, timeout=120)
     assert done.returncode == 0, f"the child died ({done.returncode}): {done.stderr[-2000:]}"
     assert shown in done.stdout and repr(name) in done.stdout, done.stdout
 
