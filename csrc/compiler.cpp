@@ -320,6 +320,8 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
     // bring another target's intrinsics), where a backend would otherwise
     // stop with a fatal error or quietly compile something else.
     checkTargetSpecifics(*module, choice->triple);
+    if (options.policy() == LLVMPLUG_POLICY_SAFE)
+      refuseHostFileReads(*module, choice->triple);
     warnings += gpuCpuMismatch(*module, *machine, codegen::getCPUStr()); // before -mcpu fills the attributes
   }
   codegen::setFunctionAttributes(*module, codegen::getCPUStr(), codegen::getFeaturesStr(),

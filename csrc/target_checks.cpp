@@ -7,12 +7,15 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/AutoUpgrade.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -282,6 +285,40 @@ std::string gpuCpuMismatch(const Module &module, const TargetMachine &machine, S
   return "warning: the output is for CPU '" + cpu.str() + "' (" + given + "), but functions ask for another (" +
          named + "): " + marked + " the target machine's CPU, not the functions', so it may not load or run "
          "where they are meant to: " + advice + "\n";
+}
+
+void refuseHostFileReads(const Module &module, const Triple &triple) {
+  // BTF is written for every module with a compile unit (BPFAsmPrinter).
+  if (!triple.isBPF() || module.debug_compile_units().empty())
+    return;
+  // Every file a line of BTF could name: those of the subprograms, of the
+  // scopes instructions' locations name (lexical blocks, inlined callees)
+  // and of the compile units. More than BTF reads is fine: refused, not lost.
+  DebugInfoFinder finder;
+  finder.processModule(module);
+  std::vector<const DIFile *> files;
+  for (const DICompileUnit *unit : finder.compile_units())
+    files.push_back(unit->getFile());
+  for (const DISubprogram *subprogram : finder.subprograms())
+    files.push_back(subprogram->getFile());
+  for (const DIScope *scope : finder.scopes())
+    files.push_back(scope->getFile());
+  for (const DIFile *file : files) {
+    if (!file || file->getSource())
+      continue; // BTF copies an embedded source, never the host's file
+    // The path exactly as BTFDebug::populateFileContent forms it.
+    StringRef name = file->getFilename(), directory = file->getDirectory();
+    std::string path = !name.starts_with("/") && !directory.empty() ? (directory + "/" + name).str() : name.str();
+    sys::fs::file_status status;
+    if (sys::fs::status(path, status))
+      continue; // absent (or unreachable): BTF reads nothing and says so
+    throw Failure(LLVMPLUG_ERROR_OPTION,
+                  "the module's debug info names the file '" + path +
+                      "', which exists on this machine; BPF's BTF writer would copy its lines into the "
+                      "object: the safe policy refuses a host file read for IR (embed the source with "
+                      "clang -gembed-source, or name a path that does not exist here); "
+                      "Plugin(policy=\"all\") compiles it as llc does");
+  }
 }
 
 } // namespace llvmplug

@@ -54,6 +54,16 @@ void checkTargetSpecifics(const llvm::Module &module, const llvm::Triple &triple
 std::string gpuCpuMismatch(const llvm::Module &module, const llvm::TargetMachine &machine,
                            llvm::StringRef requestedCPU);
 
+// Under the safe policy: a module whose code generation would read a file of
+// this machine because its IR names it. BPF's BTF writer (BTFDebug::
+// populateFileContent) copies each line of a DIFile without `source:` from
+// `directory/filename` on the host into .BTF.ext's line info, so IR could
+// carry any readable file (or block on a FIFO) into the object. Such a file
+// that exists here is Failure(LLVMPLUG_ERROR_OPTION) naming it: then the
+// output never depends on this machine's files, with or without the kernel
+// sandbox (which makes the read fail, as for a file that does not exist).
+void refuseHostFileReads(const llvm::Module &module, const llvm::Triple &triple);
+
 } // namespace llvmplug
 
 #endif

@@ -29,7 +29,7 @@ attributes #0 = { noinline nounwind optnone "frame-pointer"="all" "no-trapping-m
 !0 = !DIGlobalVariableExpression(var: !1, expr: !DIExpression())
 !1 = distinct !DIGlobalVariable(name: "g1", scope: !2, file: !3, line: 8, type: !8, isLocal: false, isDefinition: true, annotations: !16)
 !2 = distinct !DICompileUnit(language: DW_LANG_C11, file: !3, producer: "Debian clang version 19.1.7 (3~deb12u1)", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug, globals: !4, splitDebugInlining: false, nameTableKind: None)
-!3 = !DIFile(filename: "near.c", directory: "/tmp/c2/nm", checksumkind: CSK_MD5, checksum: "80acb1f906a8db23f49db5b5b949befd")
+!3 = !DIFile(filename: "near.c", directory: "/nonexistent/llvmplug/near-c", checksumkind: CSK_MD5, checksum: "80acb1f906a8db23f49db5b5b949befd")
 !4 = !{!0, !5, !11}
 !5 = !DIGlobalVariableExpression(var: !6, expr: !DIExpression())
 !6 = distinct !DIGlobalVariable(name: "gp", scope: !2, file: !3, line: 9, type: !7, isLocal: false, isDefinition: true)
