@@ -120,6 +120,22 @@ constexpr Reviewed Table[] = {
      "opt-bisect keeps a global pass counter across compiles and prints BISECT: lines"},
     {"opt-disable", OptionClass::State,
      "each value is added to a global set of disabled passes that resetting the option does not clear"},
+    // A backend's register allocator choice, read once per process: the first
+    // codegen for the target stores the option's value as its registry's
+    // default (a call_once, as -regalloc's; runtime.cpp latches that one to
+    // LLVM's default when a copy starts, but these registries are private to
+    // their backends). The first call's value would choose every later
+    // compile's allocator (tests/test_policy.py shows it for -vgpr-regalloc);
+    // -O0 -mcpu=gfx90a -sgpr-regalloc=basic also crashes (SIGSEGV).
+    {"sgpr-regalloc", OptionClass::State,
+     "AMDGPU keeps the first compile's SGPR allocator for the rest of the copy's life (a call_once)"},
+    {"vgpr-regalloc", OptionClass::State,
+     "AMDGPU keeps the first compile's VGPR allocator for the rest of the copy's life (a call_once)"},
+    {"wwm-regalloc", OptionClass::State,
+     "AMDGPU keeps the first compile's WWM allocator for the rest of the copy's life (a call_once)"},
+    {"riscv-rvv-regalloc", OptionClass::State,
+     "RISC-V keeps the first compile's vector register allocator for the rest of the copy's life "
+     "(a call_once)"},
     {"sve-tail-folding", OptionClass::State,
      "its parser ORs each value's +flags into a global (TailFoldingOptionLoc) that later values "
      "do not clear, and that reset() clears is unproven (no test module showed its effect); a "

@@ -67,6 +67,11 @@ def test_every_registered_option_is_classified(plugin):
         ("-unroll-revisit-child-loops", "unsafe"),  # with -unroll-peel-count=1: peels for ever
         ("-aarch64prelegalizercombiner-disable-rule=x", "state"),
         ("-amdgpu-verify-hsa-metadata", "print"),
+        # A backend's allocator choice latches on the copy's first compile for it (a call_once).
+        ("-sgpr-regalloc=basic", "state"),
+        ("-vgpr-regalloc=fast", "state"),
+        ("-wwm-regalloc=fast", "state"),
+        ("-riscv-rvv-regalloc=basic", "state"),
     ],
 )
 def test_safe_default_refuses_with_the_option_and_why(plugin, flag, kind):
@@ -79,6 +84,29 @@ def test_safe_default_refuses_with_the_option_and_why(plugin, flag, kind):
         assert kind in message and 'Plugin(policy="all")' in message
     assert not os.path.exists("/tmp/llvmplug-must-not-exist")
     assert plugin.options_policy == "safe"
+
+
+GPU_IR = """
+define float @f(float %a, float %b, float %c) {
+  %x = fmul float %a, %b
+  %y = fadd float %x, %c
+  %z = fmul float %y, %a
+  %w = fadd float %z, %b
+  ret float %w
+}
+"""
+
+
+def test_a_backends_allocator_choice_outlives_the_call_which_is_why_it_is_refused():
+    """The control for the rows above: under policy="all", the first call's -vgpr-regalloc is every later call's."""
+    flags = ["-O2", "-mcpu=gfx90a"]
+    with llvmplug.Plugin(private=True, policy="all") as fresh:
+        reference = fresh.compile(GPU_IR, "amdgcn-amd-amdhsa", flags=flags, output="asm", cache=None)
+    with llvmplug.Plugin(private=True, policy="all") as latched:
+        first = latched.compile(GPU_IR, "amdgcn-amd-amdhsa", flags=[*flags, "-vgpr-regalloc=fast"], output="asm",
+                                cache=None)
+        assert first != reference  # the option does something
+        assert latched.compile(GPU_IR, "amdgcn-amd-amdhsa", flags=flags, output="asm", cache=None) == first
 
 
 def test_exiting_options_are_refused_even_for_trusted_callers(trusted):
