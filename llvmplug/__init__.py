@@ -16,6 +16,12 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import _args
+from . import cache as _cache
+from . import timings as _timings
+from ._args import Flags, Module
+from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
+from .cache import Cache, CacheStats, fingerprint
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -35,12 +41,6 @@ from .errors import (
     VerifyError,
     WorkerCrashedError,
 )
-from . import _args
-from . import cache as _cache
-from . import timings as _timings
-from ._args import Flags, Module
-from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
-from .cache import Cache, CacheStats, fingerprint
 from .plugin import Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
@@ -152,8 +152,9 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
                                      timeout=timeout)
         value, missed = _cache.lookup_unloaded(cache, request)
         if value is not None:
-            if _timings.check(timings) is not None:
-                timings._fill_cached()  # noqa: SLF001 - the package's own
+            checked = _timings.check(timings)
+            if checked is not None:
+                checked._fill_cached()  # noqa: SLF001 - the package's own
             return value
         return default_plugin()._run(request, missed=missed, timings=_timings.check(timings),  # noqa: SLF001
                                      progress=progress)[0]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-import warnings
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -181,12 +180,12 @@ class LocalBackend:
             library.close()
             return
         with self._state:
-            if generation == self._generation and self._wanted and not self._forked:
+            kept = generation == self._generation and self._wanted and not self._forked
+            if kept:
                 self._owned["standby"] = library
                 _log.debug("a warmed standby copy is ready: %s", library.path)
-                library = None
             self._state.notify_all()
-        if library is not None:
+        if not kept:
             library.close()
 
     def _take_standby(self) -> _loader.Library | None:

@@ -515,10 +515,10 @@ class ProcessBackend:
         return self._compile("compile_modules", (modules, links, target, line, threads), timeout, timed, watch)
 
     def info(self) -> dict[str, Any]:
-        return self._call("info")[0]  # type: ignore[no-any-return]
+        return self._call("info")[0]
 
     def target_info(self, triple: str) -> dict[str, Any]:
-        return self._call("target_info", triple)[0]  # type: ignore[no-any-return]
+        return self._call("target_info", triple)[0]
 
     def set_options(self, line: str) -> None:
         with self._lock:
@@ -533,10 +533,10 @@ class ProcessBackend:
             self._sticky = []
 
     def options(self, pattern: str) -> list[dict[str, Any]]:
-        return self._call("options", pattern)[0]  # type: ignore[no-any-return]
+        return self._call("options", pattern)[0]
 
     def passes(self, pattern: str) -> list[dict[str, Any]]:
-        return self._call("passes", pattern)[0]  # type: ignore[no-any-return]
+        return self._call("passes", pattern)[0]
 
 
 def _report(watch: Any, entry: Any) -> None:

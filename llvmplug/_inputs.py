@@ -71,7 +71,8 @@ def not_a_module(data: bytes) -> str | None:
         column = nul - data.rfind(b"\n", 0, nul)
         return (f"{_NOT_IR}holds a NUL byte (line {line}, column {column}, offset {nul}), which IR text never "
                 f"does, and has no bitcode magic number ('BC' 0xC0DE): binary data? {_MAKE_IR}")
-    start = _LEADING_SPACE.match(data).end()
+    leading = _LEADING_SPACE.match(data)
+    start = leading.end() if leading else 0  # never None: \s* matches the empty string
     if data[start:start + 1] in (b"#", b"/", b"."):
         for pattern, kind in _SOURCE:
             if pattern.match(data, start):

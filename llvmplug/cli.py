@@ -171,8 +171,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] [--time] [--verbose] "
-        "[-O0..-O3] [LLVM flags...]",
+        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] "
+        "[--time] [--verbose] [-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
     compile_.add_argument(

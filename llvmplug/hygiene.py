@@ -117,7 +117,10 @@ def version_needs(elf: ELFFile) -> set[str]:
 def needed_libraries(elf: ELFFile) -> list[str]:
     """DT_NEEDED entries, in order."""
     dynamic = _dynamic(elf)
-    return [] if dynamic is None else [tag.needed for tag in dynamic.iter_tags("DT_NEEDED")]
+    return [] if dynamic is None else [
+        tag.needed  # type: ignore[attr-defined]  # pyelftools sets it on DT_NEEDED tags only
+        for tag in dynamic.iter_tags("DT_NEEDED")
+    ]
 
 
 def _tag_values(elf: ELFFile, name: str) -> list[int]:
