@@ -148,18 +148,30 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     a miss.
     """
     if _default is None and isinstance(cache, Cache):
-        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
-                                     timeout=timeout)
+        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache, timeout=timeout)
         value, missed = _cache.lookup_unloaded(cache, request)
         if value is not None:
             checked = _timings.check(timings)
             if checked is not None:
                 checked._fill_cached()  # noqa: SLF001 - the package's own
             return value
-        return default_plugin()._run(request, missed=missed, timings=_timings.check(timings),  # noqa: SLF001
-                                     progress=progress)[0]
-    return default_plugin().compile(module, target, flags, output=output, link=link, timeout=timeout, cache=cache,
-                                    timings=timings, progress=progress)
+        return default_plugin()._run(
+            request,
+            missed=missed,
+            timings=_timings.check(timings),  # noqa: SLF001
+            progress=progress,
+        )[0]
+    return default_plugin().compile(
+        module,
+        target,
+        flags,
+        output=output,
+        link=link,
+        timeout=timeout,
+        cache=cache,
+        timings=timings,
+        progress=progress,
+    )
 
 
 def compile_parts(
@@ -176,8 +188,18 @@ def compile_parts(
     progress: bool | Callable[[Progress], None] | None = None,
 ) -> list[bytes]:
     """Split code generation with the default Plugin. See :meth:`Plugin.compile_parts`."""
-    return default_plugin().compile_parts(module, target, flags, parts=parts, output=output, link=link,
-                                          timeout=timeout, cache=cache, timings=timings, progress=progress)
+    return default_plugin().compile_parts(
+        module,
+        target,
+        flags,
+        parts=parts,
+        output=output,
+        link=link,
+        timeout=timeout,
+        cache=cache,
+        timings=timings,
+        progress=progress,
+    )
 
 
 def compile_modules(
@@ -193,8 +215,9 @@ def compile_modules(
 ) -> list[bytes]:
     """Several modules optimised and generated together with the default Plugin.
     See :meth:`Plugin.compile_modules`."""
-    return default_plugin().compile_modules(modules, target, flags, output=output, link=link, threads=threads,
-                                            timings=timings, progress=progress)
+    return default_plugin().compile_modules(
+        modules, target, flags, output=output, link=link, threads=threads, timings=timings, progress=progress
+    )
 
 
 def info() -> dict[str, Any]:

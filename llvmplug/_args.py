@@ -86,8 +86,7 @@ def module_bytes(module: Any, what: str = "module", wrong: type[errors.LLVMPlugE
         data = bytes(module)
     elif isinstance(module, os.PathLike):
         raise errors.ArgumentTypeError(
-            f"{what} is a path ({module!r}), not a module: give the file's contents, "
-            f"e.g. Path(...).read_bytes()"
+            f"{what} is a path ({module!r}), not a module: give the file's contents, e.g. Path(...).read_bytes()"
         )
     else:
         raise errors.ArgumentTypeError(
@@ -110,9 +109,7 @@ def flags_string(flags: Any) -> str:
     if isinstance(flags, str):
         return text(flags, "flags")
     if isinstance(flags, (bytes, bytearray)) or not isinstance(flags, Sequence):
-        raise errors.ArgumentTypeError(
-            f"flags must be a str or a sequence of str, not {type(flags).__name__}"
-        )
+        raise errors.ArgumentTypeError(f"flags must be a str or a sequence of str, not {type(flags).__name__}")
     return shlex.join(text(flag, "each flag") for flag in flags)
 
 
@@ -133,8 +130,9 @@ def triple(value: Any) -> str:
     if value is None:
         return ""
     if text(value, "target") == "":
-        raise errors.ArgumentError("target is an empty string: give a triple, or None for the module's "
-                                   "own (else the host's)")
+        raise errors.ArgumentError(
+            "target is an empty string: give a triple, or None for the module's own (else the host's)"
+        )
     return value
 
 
@@ -145,7 +143,8 @@ def module_list(values: Any) -> list[bytes]:
     """The translation units of compile_modules: a non-empty sequence of modules."""
     if isinstance(values, (str, bytes, bytearray, memoryview)) or not isinstance(values, Sequence):
         raise errors.ArgumentTypeError(
-            f"modules must be a sequence of modules (IR text or bitcode), not {type(values).__name__}")
+            f"modules must be a sequence of modules (IR text or bitcode), not {type(values).__name__}"
+        )
     if not values:
         raise errors.ArgumentError("modules is empty: give at least one module")
     return [module_bytes(m, f"modules[{i}]") for i, m in enumerate(values)]
@@ -168,15 +167,13 @@ def _timeout(value: Any, isolation: str) -> float | None:
         return None
     if isolation != "process":
         raise errors.ArgumentError(
-            "timeout needs Plugin(isolation='process'): a compile running in this "
-            "process cannot be interrupted"
+            "timeout needs Plugin(isolation='process'): a compile running in this process cannot be interrupted"
         )
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise errors.ArgumentTypeError(f"timeout must be a number of seconds, not {type(value).__name__}")
     if not (math.isfinite(value) and 0 < value <= threading.TIMEOUT_MAX):
         raise errors.ArgumentError(
-            f"timeout must be a finite positive number of seconds (at most {threading.TIMEOUT_MAX:.0f}), "
-            f"not {value!r}"
+            f"timeout must be a finite positive number of seconds (at most {threading.TIMEOUT_MAX:.0f}), not {value!r}"
         )
     return float(value)
 
@@ -210,7 +207,7 @@ class Record:
 
     def __init__(self, *values: Any, **named: Any) -> None:
         fields = self.__slots__
-        if len(values) > len(fields) or set(named) - set(fields[len(values):]):
+        if len(values) > len(fields) or set(named) - set(fields[len(values) :]):
             raise TypeError(f"{type(self).__name__}() takes the fields {', '.join(fields)}, once each")
         given = {**dict(zip(fields, values)), **named}
         if len(given) != len(fields):

@@ -173,8 +173,7 @@ def fingerprint(
             shim without a build id, or its file replaced by another build
             while this process had it loaded).
     """
-    request = _args.Request.make(module, target, flags, output=output, link=link, split=parts is not None,
-                                 parts=parts)
+    request = _args.Request.make(module, target, flags, output=output, link=link, split=parts is not None, parts=parts)
     if plugin is None:
         from . import default_plugin
 
@@ -485,8 +484,9 @@ class Cache:
             _log.warning("llvmplug.Cache cannot write to %s: %s", self._directory, error)
             if not self._warned:
                 self._warned = True
-                warnings.warn(f"llvmplug.Cache cannot write to {self._directory}: {error}",
-                              errors.LLVMPlugWarning, stacklevel=3)
+                warnings.warn(
+                    f"llvmplug.Cache cannot write to {self._directory}: {error}", errors.LLVMPlugWarning, stacklevel=3
+                )
             return
         finally:
             if temp is not None:
@@ -496,8 +496,11 @@ class Cache:
             self._puts_since_scan += 1
             if self._disk_estimate is not None:
                 self._disk_estimate += size
-            rescan = (self._disk_estimate is None or self._disk_estimate > self._max_bytes
-                      or self._puts_since_scan >= _RESCAN_EVERY)
+            rescan = (
+                self._disk_estimate is None
+                or self._disk_estimate > self._max_bytes
+                or self._puts_since_scan >= _RESCAN_EVERY
+            )
         if rescan:
             self._trim()
 
@@ -555,8 +558,8 @@ def _decode_entry(raw_key: bytes, data: bytes) -> bytes | None:
     magic, version, key_size, value_size, digest = _HEADER.unpack_from(data)
     if magic != _MAGIC or version != FORMAT_VERSION or len(data) != _HEADER.size + key_size + value_size:
         return None
-    key = data[_HEADER.size:_HEADER.size + key_size]
-    value = data[_HEADER.size + key_size:]
+    key = data[_HEADER.size : _HEADER.size + key_size]
+    value = data[_HEADER.size + key_size :]
     if key != raw_key or _entry_digest(key, value) != digest:
         return None
     return value
@@ -608,14 +611,19 @@ def _others_can_write(directory: Path) -> str | None:
         if status.st_uid not in (me, 0):
             return f"{parent} above it belongs to user id {status.st_uid}"
         if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not status.st_mode & stat.S_ISVTX:
-            return (f"{parent} above it is writable by {_who(status.st_mode)} without the sticky bit "
-                    f"(mode {stat.S_IMODE(status.st_mode):04o})")
+            return (
+                f"{parent} above it is writable by {_who(status.st_mode)} without the sticky bit "
+                f"(mode {stat.S_IMODE(status.st_mode):04o})"
+            )
     return None
 
 
 def _who(mode: int) -> str:
-    return "its group and others" if mode & stat.S_IWGRP and mode & stat.S_IWOTH else (
-        "its group" if mode & stat.S_IWGRP else "others")
+    return (
+        "its group and others"
+        if mode & stat.S_IWGRP and mode & stat.S_IWOTH
+        else ("its group" if mode & stat.S_IWGRP else "others")
+    )
 
 
 def _unlink(path: Path) -> None:
@@ -656,7 +664,7 @@ def _decode_parts(value: bytes) -> list[bytes] | None:
         return None
     parts = []
     for size in sizes:
-        parts.append(value[offset:offset + size])
+        parts.append(value[offset : offset + size])
         offset += size
     return parts
 
@@ -722,8 +730,9 @@ def cached(
     if cache is None:
         return compile_fn()
     if not isinstance(request, _args.Request):
-        request = _args.Request.make(request, target, flags, output=output, link=link,
-                                     split=parts is not None, parts=parts)
+        request = _args.Request.make(
+            request, target, flags, output=output, link=link, split=parts is not None, parts=parts
+        )
     state = _options_state(plugin)
     try:
         build = _build_of(plugin)

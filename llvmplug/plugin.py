@@ -110,8 +110,11 @@ class Plugin:
     ) -> None:
         if options is not _args.UNSET:
             # Renamed: Plugin.options() is the method that lists LLVM's options.
-            warnings.warn('Plugin(options=...) is deprecated; use Plugin(policy=...) (the same values, '
-                          '"safe" or "all")', DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                'Plugin(options=...) is deprecated; use Plugin(policy=...) (the same values, "safe" or "all")',
+                DeprecationWarning,
+                stacklevel=2,
+            )
             if policy != "safe":
                 raise errors.ArgumentError("give the option policy once: policy= (options= is its old name)")
             policy = _args.choice(options, "options", _args.POLICIES)
@@ -135,12 +138,24 @@ class Plugin:
             # subprocess and the child's protocol on `import llvmplug`.
             from ._backend_process import ProcessBackend
 
-            self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
-                                           reload_after_fatal=reload_after_fatal, memory_limit=limit,
-                                           standby=standby, sandbox=sandbox)
+            self._backend = ProcessBackend(
+                private=private,
+                path=self._source,
+                policy=self._policy,
+                reload_after_fatal=reload_after_fatal,
+                memory_limit=limit,
+                standby=standby,
+                sandbox=sandbox,
+            )
         else:
-            self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
-                                         reload_after_fatal=reload_after_fatal, standby=standby, sandbox=sandbox)
+            self._backend = LocalBackend(
+                private=private,
+                path=self._source,
+                policy=self._policy,
+                reload_after_fatal=reload_after_fatal,
+                standby=standby,
+                sandbox=sandbox,
+            )
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -304,8 +319,9 @@ class Plugin:
             PluginUnloadedError: the Plugin was unloaded.
             WorkerCrashedError, CompileTimeoutError: ``isolation="process"`` only.
         """
-        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
-                                     timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module, target, flags, output=output, link=link, cache=cache, timeout=timeout, isolation=self._isolation
+        )
         return self._run(request, timings=_timings.check(timings), progress=progress)[0]
 
     def compile_parts(
@@ -335,8 +351,18 @@ class Plugin:
         has one entry per part in ``parts``, and a ``progress`` line counts
         the parts done.
         """
-        request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
-                                     cache=cache, timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module,
+            target,
+            flags,
+            output=output,
+            link=link,
+            split=True,
+            parts=parts,
+            cache=cache,
+            timeout=timeout,
+            isolation=self._isolation,
+        )
         return self._run(request, timings=_timings.check(timings), progress=progress)
 
     def compile_modules(
@@ -380,8 +406,9 @@ class Plugin:
         """
         units = _args.module_list(modules)
         # The arguments every compile shares are checked as compile checks them.
-        request = _args.Request.make(units[0], target, flags, output=output, link=link, cache=None,
-                                     timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            units[0], target, flags, output=output, link=link, cache=None, timeout=timeout, isolation=self._isolation
+        )
         _args.choice(output, "output", _args.TOGETHER_OUTPUTS)
         count = _args.count(threads, "threads")
         timings = _timings.check(timings)
@@ -390,9 +417,16 @@ class Plugin:
             self._warn_about_triple(request.target)
         timed: list[str] | None = [] if timings is not None else None
         try:
-            data, messages = self._backend.compile_modules(units, list(request.link), request.triple, request.line,
-                                                           count, request.timeout, timed=timed,
-                                                           watch=_progress.Guarded(watch) if watch else None)
+            data, messages = self._backend.compile_modules(
+                units,
+                list(request.link),
+                request.triple,
+                request.line,
+                count,
+                request.timeout,
+                timed=timed,
+                watch=_progress.Guarded(watch) if watch else None,
+            )
         finally:
             _progress.finish(watch)
             if timings is not None:
@@ -401,8 +435,9 @@ class Plugin:
             errors.warn(message)
         return list(data)
 
-    def _run(self, request: _args.Request, missed: str | None = None, timings: Timings | None = None,
-             progress: Any = None) -> list[bytes]:
+    def _run(
+        self, request: _args.Request, missed: str | None = None, timings: Timings | None = None, progress: Any = None
+    ) -> list[bytes]:
         """Run a checked request (through the cache it names): every compile of every entry point.
 
         ``missed``: a cache key already looked up in vain (cache.lookup_unloaded).
@@ -418,9 +453,15 @@ class Plugin:
         def run() -> bytes | list[bytes]:
             ran.append(True)
             try:
-                data, messages = self._backend.compile(request.modules, request.triple, request.line,
-                                                       request.parts, request.timeout, timed=timed,
-                                                       watch=_progress.Guarded(watch) if watch else None)
+                data, messages = self._backend.compile(
+                    request.modules,
+                    request.triple,
+                    request.line,
+                    request.parts,
+                    request.timeout,
+                    timed=timed,
+                    watch=_progress.Guarded(watch) if watch else None,
+                )
             finally:
                 _progress.finish(watch)
             for message in messages:
@@ -459,8 +500,7 @@ class Plugin:
         if unknown:
             named = " or ".join(part if len(part) <= 80 else part[:76] + "...'" for part in unknown)
             shown = triple if len(triple) <= 80 else triple[:77] + "..."
-            errors.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
-                        "(a typo?)")
+            errors.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown (a typo?)")
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, build id, host triple/CPU/features, targets, limits and sandbox.

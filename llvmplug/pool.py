@@ -103,8 +103,9 @@ class Pool:
         misuse, raised at once. ``timeout`` needs ``isolation="process"`` (as
         for a Plugin).
         """
-        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
-                                     timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module, target, flags, output=output, link=link, cache=cache, timeout=timeout, isolation=self._isolation
+        )
         return self._submit(request, timings, progress)
 
     def submit_parts(
@@ -122,8 +123,18 @@ class Pool:
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[list[bytes]]:
         """Queue a split compile; the Future's result is :meth:`Plugin.compile_parts`'s."""
-        request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
-                                     cache=cache, timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module,
+            target,
+            flags,
+            output=output,
+            link=link,
+            split=True,
+            parts=parts,
+            cache=cache,
+            timeout=timeout,
+            isolation=self._isolation,
+        )
         return self._submit(request, timings, progress)
 
     def compile(
@@ -140,8 +151,17 @@ class Pool:
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
         """Compile on a free worker and wait for the result. See :meth:`Plugin.compile`."""
-        return self.submit(module, target, flags, output=output, link=link, timeout=timeout, cache=cache,
-                           timings=timings, progress=progress).result()
+        return self.submit(
+            module,
+            target,
+            flags,
+            output=output,
+            link=link,
+            timeout=timeout,
+            cache=cache,
+            timings=timings,
+            progress=progress,
+        ).result()
 
     def compile_parts(
         self,
@@ -158,8 +178,18 @@ class Pool:
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
         """Split code generation on a free worker. See :meth:`Plugin.compile_parts`."""
-        return self.submit_parts(module, target, flags, parts=parts, output=output, link=link, timeout=timeout,
-                                 cache=cache, timings=timings, progress=progress).result()
+        return self.submit_parts(
+            module,
+            target,
+            flags,
+            parts=parts,
+            output=output,
+            link=link,
+            timeout=timeout,
+            cache=cache,
+            timings=timings,
+            progress=progress,
+        ).result()
 
     def map(
         self,
@@ -179,8 +209,12 @@ class Pool:
         raises the first failed compile's error when it reaches it; a bad
         argument is raised at once, before anything is submitted.
         """
-        requests = [_args.Request.make(m, target, flags, output=output, link=link, cache=cache, timeout=timeout,
-                                       isolation=self._isolation) for m in modules]
+        requests = [
+            _args.Request.make(
+                m, target, flags, output=output, link=link, cache=cache, timeout=timeout, isolation=self._isolation
+            )
+            for m in modules
+        ]
         futures = [self._submit(request) for request in requests]
 
         def results() -> Iterator[bytes]:
@@ -231,4 +265,3 @@ class Pool:
         executor = getattr(self, "_executor", None)
         if executor is not None:
             executor.shutdown(wait=False)
-

@@ -59,8 +59,7 @@ class Progress:
         return cls(call, stage, done, total, float(seconds))  # type: ignore[arg-type]
 
     def _as_dict(self) -> dict[str, Any]:
-        return {"call": self.call, "stage": self.stage, "done": self.done, "total": self.total,
-                "seconds": self.seconds}
+        return {"call": self.call, "stage": self.stage, "done": self.done, "total": self.total, "seconds": self.seconds}
 
 
 class ProgressBar:
