@@ -118,6 +118,9 @@ def is_headline(item: pytest.Item) -> bool:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
     outcome = yield
     report = outcome.get_result()
+    if report.failed and item.path.name == HABITS_FILE and _in_ci():
+        # CI fails in seconds on a lint, format or type violation, not after the whole suite.
+        item.session.shouldfail = f"{item.nodeid} failed: fix the habits first (see its output)"
     if not report.skipped or hasattr(report, "wasxfail") or not is_headline(item):
         return
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
@@ -158,7 +161,12 @@ FILE_MARKERS = {
 MAX_NODEID = 1000
 
 
+# The habits (lint, format, types) run first: a violation shows in seconds.
+HABITS_FILE = "test_habits.py"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name != HABITS_FILE)  # stable: the rest keep their order
     for item in items:
         marker = FILE_MARKERS.get(item.path.name)
         if marker is not None:
