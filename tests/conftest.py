@@ -18,6 +18,7 @@ from pathlib import Path
 
 import llvmplug
 import pytest
+from _pytest.mark.structures import ParameterSet
 
 DATA = Path(__file__).resolve().parent / "data"
 VENDORED_CORPUS = DATA / "corpus"
@@ -158,7 +159,28 @@ FILE_MARKERS = {
 
 # Test ids travel in PYTEST_CURRENT_TEST, into every child process's
 # environment: a parametrize value a megabyte long must get a short id (ids=).
+# pytest before 9.1 makes the id of a string from the whole string (9.1 and
+# later fall back to argname + index), so a long value without ids= is refused
+# here whatever pytest shortens it to: on an older pytest its id is too long.
 MAX_NODEID = 1000
+
+
+def _long_values_without_ids(mark: pytest.Mark) -> bool:
+    """Whether a parametrize mark has a str/bytes value over MAX_NODEID characters and no id for it."""
+    if mark.kwargs.get("ids") is not None or len(mark.args) < 2:
+        return False
+    names = mark.args[0]
+    several = len(names.split(",") if isinstance(names, str) else names) > 1
+    for entry in mark.args[1]:
+        if isinstance(entry, ParameterSet):
+            if entry.id is not None:
+                continue
+            values = entry.values
+        else:
+            values = entry if several else (entry,)
+        if any(isinstance(value, (str, bytes)) and len(value) > MAX_NODEID for value in values):
+            return True
+    return False
 
 
 # The habits (lint, format, types) run first: a violation shows in seconds.
@@ -172,5 +194,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if marker is not None:
             item.add_marker(getattr(pytest.mark, marker))
     long_ids = [item.nodeid[:200] for item in items if len(item.nodeid) > MAX_NODEID]
+    long_ids += sorted({item.nodeid.split("[")[0] for item in items
+                        if any(_long_values_without_ids(mark) for mark in item.iter_markers("parametrize"))})
     if long_ids:
         raise pytest.UsageError(f"test ids over {MAX_NODEID} characters (give parametrize ids=): {long_ids}")
