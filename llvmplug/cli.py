@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _args, _guard, errors
+from ._version import __version__
 from .plugin import OUTPUTS, Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
@@ -525,8 +526,6 @@ def _passes(args: argparse.Namespace) -> int:
 
 
 def _version() -> int:
-    from . import __version__
-
     print(f"llvmplug {__version__}")
     with Plugin() as plugin:
         info = plugin.info()

@@ -6,23 +6,18 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any
 
-from . import _args, _loader, errors
-from . import cache as _cache
+from . import _args, _cached, _loader, _store, errors
 from . import progress as _progress
 from . import timings as _timings
 from ._args import OUTPUTS, Flags, Module
+from ._backend import Backend
 from ._backend_local import LocalBackend
 from .progress import Progress
 from .timings import Timings
 
-if TYPE_CHECKING:
-    from ._backend_process import ProcessBackend
-
 __all__ = ["OUTPUTS", "Flags", "Module", "Plugin"]
-
-Backend = Union[LocalBackend, "ProcessBackend"]
 
 # What target_info said about each triple a compile named (see Plugin._warn_about_triple).
 _unknown_components: dict[str, tuple[str, ...]] = {}
@@ -104,7 +99,7 @@ class Plugin:
         reload_after_fatal: bool = True,
         memory_limit: int | None = None,
         standby: bool = False,
-        cache: _cache.Cache | None = None,
+        cache: _store.Cache | None = None,
         sandbox: bool = True,
         options: Any = _args.UNSET,
     ) -> None:
@@ -118,7 +113,7 @@ class Plugin:
             if policy != "safe":
                 raise errors.ArgumentError("give the option policy once: policy= (options= is its old name)")
             policy = _args.choice(options, "options", _args.POLICIES)
-        self._cache = _cache.check_cache(cache)
+        self._cache = _store.check_cache(cache)
         self._isolation = _args.choice(isolation, "isolation", _args.ISOLATIONS)
         self._private = _args.boolean(private, "private")
         _args.boolean(reload_after_fatal, "reload_after_fatal")
@@ -209,7 +204,7 @@ class Plugin:
         return self._backend.sticky_options
 
     @property
-    def cache(self) -> _cache.Cache | None:
+    def cache(self) -> _store.Cache | None:
         """The :class:`llvmplug.Cache` every compile of this Plugin uses unless told otherwise."""
         return self._cache
 
@@ -264,7 +259,7 @@ class Plugin:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
@@ -334,7 +329,7 @@ class Plugin:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
@@ -446,7 +441,7 @@ class Plugin:
         watch = _progress.check(progress)
         if request.target:
             self._warn_about_triple(request.target)
-        chosen = self._cache if request.cache is _cache.PLUGIN_CACHE else request.cache
+        chosen = self._cache if request.cache is _store.PLUGIN_CACHE else request.cache
         timed: list[str] | None = [] if timings is not None else None
         ran = []
 
@@ -469,7 +464,7 @@ class Plugin:
             return data if request.parts else data[0]  # the cache stores one output as plain bytes
 
         try:
-            result = _cache.cached(chosen, self, run, request, missed=missed)
+            result = _cached.cached(chosen, self, run, request, missed=missed)
         except BaseException:
             if timings is not None:
                 timings._fill(timed[0] if timed else "{}")  # noqa: SLF001 - what ran until it failed

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from . import _args, errors
-from . import cache as _cache
+from . import _args, _store, errors
 from . import timings as _timings
 from ._args import Flags, Module
 from .plugin import Plugin
@@ -93,7 +92,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[bytes]:
@@ -118,7 +117,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[list[bytes]]:
@@ -146,7 +145,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
@@ -173,7 +172,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
@@ -200,7 +199,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
     ) -> Iterator[bytes]:
         """Compile every module (all submitted at once); results in input order.
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from . import _default
 from .errors import ArgumentError, ArgumentTypeError
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -142,7 +143,5 @@ def system_library(
     """
     ir = system_library_ir(functions, prefix)
     if plugin is None:
-        from . import default_plugin
-
-        plugin = default_plugin()
+        plugin = _default.default_plugin()
     return plugin.compile(ir, target, flags)
