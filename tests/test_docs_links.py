@@ -71,3 +71,15 @@ def test_the_check_sees_links_and_anchors(tmp_path):
     )
     assert broken_links(page, tmp_path) == [
         "missing.md: no missing.md", "other.md#nowhere: no heading #nowhere in other.md", "gone-too.md: no gone-too.md"]
+
+
+def test_building_md_maps_every_module_to_tests_that_exist():
+    """docs/building.md's table of which tests cover which module: every module in it, every test real."""
+    text = (ROOT / "docs" / "building.md").read_text(encoding="utf-8")
+    section = text.split("## Which tests cover which module", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(\w+\.py)`", section))
+    modules = {path.name for path in (ROOT / "llvmplug").glob("*.py")}
+    tests = {name for name in named if name.startswith("test_")}
+    assert modules - named == set(), "modules the table leaves out"
+    assert {name for name in tests if not (ROOT / "tests" / name).is_file()} == set(), "test files that do not exist"
+    assert named - modules - tests == set(), "names in the table that are neither a module nor a test file"
