@@ -11,11 +11,17 @@ independent LLVMs side by side.
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import _args, _cached, _default
+from . import timings as _timings
+from ._args import Flags, Module
+from ._default import default_plugin
+from ._store import PLUGIN_CACHE as _PLUGIN_CACHE
+from ._store import Cache, CacheStats
+from ._version import __version__ as __version__  # the package's, not in __all__
+from .cache import fingerprint
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -35,12 +41,6 @@ from .errors import (
     VerifyError,
     WorkerCrashedError,
 )
-from . import _args
-from . import cache as _cache
-from . import timings as _timings
-from ._args import Flags, Module
-from .cache import PLUGIN_CACHE as _PLUGIN_CACHE
-from .cache import Cache, CacheStats, fingerprint
 from .plugin import Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from .pool import Pool
     from .syslib import system_library
 
-__version__ = "0.1.0"
 
 __all__ = [
     "libdevice",
@@ -113,19 +112,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-_default: Plugin | None = None
-_default_lock = threading.Lock()
-
-
-def default_plugin() -> Plugin:
-    """The shared Plugin behind :func:`compile`, loaded on first use."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Plugin()
-        return _default
-
-
 def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmplug.compile
     module: Module,
     target: str | None = None,
@@ -147,18 +133,31 @@ def compile(  # noqa: A001 - the natural name; shadows the builtin only as llvmp
     or a command line that runs one compile per process pays for LLVM only on
     a miss.
     """
-    if _default is None and isinstance(cache, Cache):
-        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
-                                     timeout=timeout)
-        value, missed = _cache.lookup_unloaded(cache, request)
+    if _default.current() is None and isinstance(cache, Cache):
+        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache, timeout=timeout)
+        value, missed = _cached.lookup_unloaded(cache, request)
         if value is not None:
-            if _timings.check(timings) is not None:
-                timings._fill_cached()  # noqa: SLF001 - the package's own
+            checked = _timings.check(timings)
+            if checked is not None:
+                checked._fill_cached()  # noqa: SLF001 - the package's own
             return value
-        return default_plugin()._run(request, missed=missed, timings=_timings.check(timings),  # noqa: SLF001
-                                     progress=progress)[0]
-    return default_plugin().compile(module, target, flags, output=output, link=link, timeout=timeout, cache=cache,
-                                    timings=timings, progress=progress)
+        return default_plugin()._run(
+            request,
+            missed=missed,
+            timings=_timings.check(timings),  # noqa: SLF001
+            progress=progress,
+        )[0]
+    return default_plugin().compile(
+        module,
+        target,
+        flags,
+        output=output,
+        link=link,
+        timeout=timeout,
+        cache=cache,
+        timings=timings,
+        progress=progress,
+    )
 
 
 def compile_parts(
@@ -175,8 +174,18 @@ def compile_parts(
     progress: bool | Callable[[Progress], None] | None = None,
 ) -> list[bytes]:
     """Split code generation with the default Plugin. See :meth:`Plugin.compile_parts`."""
-    return default_plugin().compile_parts(module, target, flags, parts=parts, output=output, link=link,
-                                          timeout=timeout, cache=cache, timings=timings, progress=progress)
+    return default_plugin().compile_parts(
+        module,
+        target,
+        flags,
+        parts=parts,
+        output=output,
+        link=link,
+        timeout=timeout,
+        cache=cache,
+        timings=timings,
+        progress=progress,
+    )
 
 
 def compile_modules(
@@ -192,8 +201,9 @@ def compile_modules(
 ) -> list[bytes]:
     """Several modules optimised and generated together with the default Plugin.
     See :meth:`Plugin.compile_modules`."""
-    return default_plugin().compile_modules(modules, target, flags, output=output, link=link, threads=threads,
-                                            timings=timings, progress=progress)
+    return default_plugin().compile_modules(
+        modules, target, flags, output=output, link=link, threads=threads, timings=timings, progress=progress
+    )
 
 
 def info() -> dict[str, Any]:
@@ -209,13 +219,3 @@ def target_info(triple: str | None = None) -> dict[str, Any]:
 def reset() -> None:
     """Reload the default Plugin: every LLVM option returns to its default."""
     default_plugin().reload()
-
-
-def _after_fork_in_child() -> None:
-    # The forking thread is the only one left; the lock may be held by another.
-    global _default_lock
-    _default_lock = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from . import _inputs, errors
+from . import _inputs, _store, errors
+from ._record import Record
 
 Module = Union[str, bytes, bytearray, memoryview]
 Flags = Union[str, Sequence[str]]
@@ -86,8 +87,7 @@ def module_bytes(module: Any, what: str = "module", wrong: type[errors.LLVMPlugE
         data = bytes(module)
     elif isinstance(module, os.PathLike):
         raise errors.ArgumentTypeError(
-            f"{what} is a path ({module!r}), not a module: give the file's contents, "
-            f"e.g. Path(...).read_bytes()"
+            f"{what} is a path ({module!r}), not a module: give the file's contents, e.g. Path(...).read_bytes()"
         )
     else:
         raise errors.ArgumentTypeError(
@@ -110,9 +110,7 @@ def flags_string(flags: Any) -> str:
     if isinstance(flags, str):
         return text(flags, "flags")
     if isinstance(flags, (bytes, bytearray)) or not isinstance(flags, Sequence):
-        raise errors.ArgumentTypeError(
-            f"flags must be a str or a sequence of str, not {type(flags).__name__}"
-        )
+        raise errors.ArgumentTypeError(f"flags must be a str or a sequence of str, not {type(flags).__name__}")
     return shlex.join(text(flag, "each flag") for flag in flags)
 
 
@@ -133,8 +131,9 @@ def triple(value: Any) -> str:
     if value is None:
         return ""
     if text(value, "target") == "":
-        raise errors.ArgumentError("target is an empty string: give a triple, or None for the module's "
-                                   "own (else the host's)")
+        raise errors.ArgumentError(
+            "target is an empty string: give a triple, or None for the module's own (else the host's)"
+        )
     return value
 
 
@@ -145,7 +144,8 @@ def module_list(values: Any) -> list[bytes]:
     """The translation units of compile_modules: a non-empty sequence of modules."""
     if isinstance(values, (str, bytes, bytearray, memoryview)) or not isinstance(values, Sequence):
         raise errors.ArgumentTypeError(
-            f"modules must be a sequence of modules (IR text or bitcode), not {type(values).__name__}")
+            f"modules must be a sequence of modules (IR text or bitcode), not {type(values).__name__}"
+        )
     if not values:
         raise errors.ArgumentError("modules is empty: give at least one module")
     return [module_bytes(m, f"modules[{i}]") for i, m in enumerate(values)]
@@ -168,15 +168,13 @@ def _timeout(value: Any, isolation: str) -> float | None:
         return None
     if isolation != "process":
         raise errors.ArgumentError(
-            "timeout needs Plugin(isolation='process'): a compile running in this "
-            "process cannot be interrupted"
+            "timeout needs Plugin(isolation='process'): a compile running in this process cannot be interrupted"
         )
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise errors.ArgumentTypeError(f"timeout must be a number of seconds, not {type(value).__name__}")
     if not (math.isfinite(value) and 0 < value <= threading.TIMEOUT_MAX):
         raise errors.ArgumentError(
-            f"timeout must be a finite positive number of seconds (at most {threading.TIMEOUT_MAX:.0f}), "
-            f"not {value!r}"
+            f"timeout must be a finite positive number of seconds (at most {threading.TIMEOUT_MAX:.0f}), not {value!r}"
         )
     return float(value)
 
@@ -196,51 +194,6 @@ def memory_limit(value: Any, isolation: str) -> int | None:
     return value
 
 
-class Record:
-    """An immutable record whose fields are its ``__slots__``: compared, hashed and shown field by field.
-
-    What ``@dataclass(frozen=True)`` made of :class:`Request` and
-    ``CacheStats``, without importing dataclasses (and inspect with it), which
-    cost a fresh process a noticeable part of its way to its first object
-    (issue 27).
-    """
-
-    __slots__: tuple[str, ...] = ()
-    _unshown: tuple[str, ...] = ()  # fields left out of repr()
-
-    def __init__(self, *values: Any, **named: Any) -> None:
-        fields = self.__slots__
-        if len(values) > len(fields) or set(named) - set(fields[len(values):]):
-            raise TypeError(f"{type(self).__name__}() takes the fields {', '.join(fields)}, once each")
-        given = {**dict(zip(fields, values)), **named}
-        if len(given) != len(fields):
-            missing = [name for name in fields if name not in given]
-            raise TypeError(f"{type(self).__name__}() missing {', '.join(missing)}")
-        for name in fields:
-            object.__setattr__(self, name, given[name])
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r} of a {type(self).__name__}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r} of a {type(self).__name__}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = (f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name not in self._unshown)
-        return f"{type(self).__name__}({', '.join(shown)})"
-
-
 class Request(Record):
     """One compile, its arguments normalised and checked once.
 
@@ -252,7 +205,7 @@ class Request(Record):
             key tells them apart, ``line`` is what the shim reads.
         output: ``"obj"``, ``"asm"``, ``"bc"`` or ``"ll"``.
         parts: how many parts split code generation may make; 0 for one output.
-        cache: a Cache, ``None``, or ``cache.PLUGIN_CACHE`` (the Plugin's own).
+        cache: a Cache, ``None``, or ``PLUGIN_CACHE`` (the Plugin's own).
         timeout: seconds, or ``None``.
     """
 
@@ -303,10 +256,8 @@ class Request(Record):
             raise errors.ArgumentError("parts is for compile_parts; compile makes one output")
         parts_made = count(parts, "parts") if split else 0
         choice(output, "output", PART_OUTPUTS if parts_made else OUTPUTS)
-        from .cache import PLUGIN_CACHE, check_cache  # cache imports this module
-
-        if cache is not PLUGIN_CACHE:
-            check_cache(cache)
+        if cache is not _store.PLUGIN_CACHE:
+            _store.check_cache(cache)
         return cls(data, linked, target, given_flags, output, parts_made, cache, seconds)
 
     @property

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-import warnings
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,14 +84,23 @@ def _release(owned: dict[str, Any]) -> None:
     if jobs is not None:
         jobs.stop()
 
+
 class LocalBackend:
     """One copy of LLVM in this process (plus, with ``standby``, a warmed spare)."""
 
     isolation = "none"
     worker_pid = None
 
-    def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
-                 standby: bool, sandbox: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        private: bool,
+        path: Path | None,
+        policy: str,
+        reload_after_fatal: bool,
+        standby: bool,
+        sandbox: bool = True,
+    ) -> None:
         self._private = private
         self._source = path
         self._policy = policy
@@ -137,8 +145,12 @@ class LocalBackend:
 
     def _new_library(self, *, file: _loader.PrivateFile | None = None) -> _loader.Library:
         """A loaded copy with the sandbox and the policy applied (before anything else runs in it)."""
-        library = _loader.Library(self._source, private=self._private or self._forked or self._standby_wanted,
-                                  file=file, fallback_private=True)
+        library = _loader.Library(
+            self._source,
+            private=self._private or self._forked or self._standby_wanted,
+            file=file,
+            fallback_private=True,
+        )
         try:
             # First: the copy's first thread starts with the next call, and
             # is confined (or not) for good (csrc/threads.h).
@@ -181,12 +193,12 @@ class LocalBackend:
             library.close()
             return
         with self._state:
-            if generation == self._generation and self._wanted and not self._forked:
+            kept = generation == self._generation and self._wanted and not self._forked
+            if kept:
                 self._owned["standby"] = library
                 _log.debug("a warmed standby copy is ready: %s", library.path)
-                library = None
             self._state.notify_all()
-        if library is not None:
+        if not kept:
             library.close()
 
     def _take_standby(self) -> _loader.Library | None:
@@ -236,9 +248,11 @@ class LocalBackend:
             self._poisoned = False
             self._served.clear()
             self._start_standby(old)
-            _log.info("swapped in %s %s; the old copy retires in the background",
-                      "the warmed standby" if standby is not None else "a new copy (no standby was ready)",
-                      library.path)
+            _log.info(
+                "swapped in %s %s; the old copy retires in the background",
+                "the warmed standby" if standby is not None else "a new copy (no standby was ready)",
+                library.path,
+            )
             return
         file = None
         if old is not None:
@@ -278,16 +292,21 @@ class LocalBackend:
             why = "poisoned" if self._poisoned else "inherited through fork" if self._forked else "not loaded"
             self._replace(suspect=self._poisoned)
             self._forked = False
-            _log.info("replaced a copy (%s) with %s; %d sticky option line(s) re-applied", why,
-                      self._owned["library"].path, len(sticky))
+            _log.info(
+                "replaced a copy (%s) with %s; %d sticky option line(s) re-applied",
+                why,
+                self._owned["library"].path,
+                len(sticky),
+            )
             lib = self._owned["library"].lib
             for line in sticky:
                 _abi.call(lib, "llvmplug_set_options", line.encode())
 
     def _needs_copy(self) -> bool:
         """Whether the next call needs a new copy: poisoned, forked, or an earlier load failed."""
-        return self._wanted and (self._forked or (self._poisoned and self._reload_after_fatal)
-                                 or "library" not in self._owned)
+        return self._wanted and (
+            self._forked or (self._poisoned and self._reload_after_fatal) or "library" not in self._owned
+        )
 
     def _calling(self) -> _Call:
         """A call into the current copy: ``with self._calling() as lib: ...``."""
@@ -348,31 +367,57 @@ class LocalBackend:
 
     # -- calls ---------------------------------------------------------------
 
-    def compile(self, modules: list[bytes], target: str, line: str, parts: int, timeout: float | None = None,
-                timed: list[str] | None = None, watch: Any = None) -> tuple[list[bytes], list[str]]:
+    def compile(
+        self,
+        modules: list[bytes],
+        target: str,
+        line: str,
+        parts: int,
+        timeout: float | None = None,
+        timed: list[str] | None = None,
+        watch: Any = None,
+    ) -> tuple[list[bytes], list[str]]:
         """``timed``: a list that receives the call's timings (JSON); ``watch``: a progress callback."""
         array, keep = _abi.buffers(modules)
         with self._calling() as lib:
             watcher = _watch(lib, watch)
             try:
-                data, message = _abi.call_parts(lib, "llvmplug_compile", array, len(keep), target.encode(),
-                                                line.encode(), parts, timings=timed)
+                data, message = _abi.call_parts(
+                    lib, "llvmplug_compile", array, len(keep), target.encode(), line.encode(), parts, timings=timed
+                )
             finally:
                 if watcher is not None:
                     watcher.stop()
         return data, [message] if message else []
 
-    def compile_modules(self, modules: list[bytes], links: list[bytes], target: str, line: str,
-                        threads: int, timeout: float | None = None, timed: list[str] | None = None,
-                        watch: Any = None) -> tuple[list[bytes], list[str]]:
+    def compile_modules(
+        self,
+        modules: list[bytes],
+        links: list[bytes],
+        target: str,
+        line: str,
+        threads: int,
+        timeout: float | None = None,
+        timed: list[str] | None = None,
+        watch: Any = None,
+    ) -> tuple[list[bytes], list[str]]:
         array, keep = _abi.buffers(modules)
         link_array, link_keep = _abi.buffers(links) if links else (_abi.ffi().NULL, [])
         with self._calling() as lib:
             watcher = _watch(lib, watch)
             try:
-                data, message = _abi.call_parts(lib, "llvmplug_compile_modules", array, len(keep), link_array,
-                                                len(link_keep), target.encode(), line.encode(), threads,
-                                                timings=timed)
+                data, message = _abi.call_parts(
+                    lib,
+                    "llvmplug_compile_modules",
+                    array,
+                    len(keep),
+                    link_array,
+                    len(link_keep),
+                    target.encode(),
+                    line.encode(),
+                    threads,
+                    timings=timed,
+                )
             finally:
                 if watcher is not None:
                     watcher.stop()
@@ -475,9 +520,15 @@ class _Call:
         if kind is not None and issubclass(kind, SUSPECT_ERRORS):
             self.library.suspect = True
             backend._poisoned = True
-            _log.warning("copy %s poisoned by %s (%s); %s", self.library.path, kind.__name__, error,
-                         "it is replaced before the next call" if backend._reload_after_fatal
-                         else "kept until reload() (reload_after_fatal=False)")
+            _log.warning(
+                "copy %s poisoned by %s (%s); %s",
+                self.library.path,
+                kind.__name__,
+                error,
+                "it is replaced before the next call"
+                if backend._reload_after_fatal
+                else "kept until reload() (reload_after_fatal=False)",
+            )
         if not backend._served.is_set():
             backend._served.set()
         with backend._state:

@@ -130,7 +130,9 @@ def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
         warnings.warn(
             f"llvmplug's worker process is started without the environment variable(s) {', '.join(new)}: "
             f"too large to pass to a new process (over {_MAX_VARIABLE + 1} bytes each or "
-            f"{_MAX_ENVIRONMENT} in all, as encoded) or not encodable", errors.LLVMPlugWarning, stacklevel=5,
+            f"{_MAX_ENVIRONMENT} in all, as encoded) or not encodable",
+            errors.LLVMPlugWarning,
+            stacklevel=5,
         )
     return environ
 
@@ -157,8 +159,7 @@ class _Child:
             shutil.rmtree(self.directory, ignore_errors=True)
             raise errors.LibraryLoadError(f"cannot start llvmplug's worker process: {error}") from error
         # Ends the child if its Plugin is dropped without unload(), and at exit.
-        self._finalizer = weakref.finalize(self, _stop, self.process, self.requests, self.replies,
-                                           self.directory)
+        self._finalizer = weakref.finalize(self, _stop, self.process, self.requests, self.replies, self.directory)
         try:
             _protocol.send(self.requests, 0, (config, memory_limit))
             reply = _protocol.receive(self.replies, 0)
@@ -182,9 +183,14 @@ class _Child:
             # Windows has no pass_fds: the protocol runs over the child's
             # stdin/stdout, which the worker moves off fds 0 and 1 at once.
             # (Unverified here.)
-            process = subprocess.Popen([sys.executable, "-c", _BOOTSTRAP], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, cwd=self.directory, bufsize=0,
-                                       env=child_environment())
+            process = subprocess.Popen(
+                [sys.executable, "-c", _BOOTSTRAP],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                cwd=self.directory,
+                bufsize=0,
+                env=child_environment(),
+            )
             return process, process.stdin, process.stdout  # type: ignore[return-value]
         # Dedicated pipes, not stdin/stdout: nothing LLVM prints can land in
         # the protocol. os.pipe() makes them non-inheritable; pass_fds hands
@@ -252,13 +258,10 @@ class _Child:
         else:
             how = f"was killed by {name}" if name else f"exited with status {code}"
         return errors.WorkerCrashedError(
-            f"llvmplug's worker process (pid {self.pid}) {how} during the call; "
-            "the next call starts a fresh one",
+            f"llvmplug's worker process (pid {self.pid}) {how} during the call; the next call starts a fresh one",
             returncode=code,
             signal=None if why is not None else name,
         )
-
-
 
 
 def _stop_jobs(jobs: _jobs.Jobs | None) -> None:
@@ -271,8 +274,17 @@ class ProcessBackend:
 
     isolation = "process"
 
-    def __init__(self, *, private: bool, path: Path | None, policy: str, reload_after_fatal: bool,
-                 memory_limit: int | None, standby: bool = False, sandbox: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        private: bool,
+        path: Path | None,
+        policy: str,
+        reload_after_fatal: bool,
+        memory_limit: int | None,
+        standby: bool = False,
+        sandbox: bool = True,
+    ) -> None:
         self._config = {
             "private": private,
             "path": None if path is None else str(path),
@@ -376,8 +388,11 @@ class ProcessBackend:
             else:
                 old, self._child = self._child, spare
                 self._start_spare(old)
-            _log.info("reloaded: worker pid %s serves the calls now%s", self._child.pid,
-                      " (the warmed standby)" if spare is not None else "")
+            _log.info(
+                "reloaded: worker pid %s serves the calls now%s",
+                self._child.pid,
+                " (the warmed standby)" if spare is not None else "",
+            )
 
     def after_fork_in_child(self) -> None:
         """The child process belongs to our parent: forget it and start our own when next called."""
@@ -418,8 +433,9 @@ class ProcessBackend:
 
     # -- calls -------------------------------------------------------------
 
-    def _exchange(self, child: _Child, method: str, args: tuple[Any, ...], timeout: float | None,
-                  watch: Any = None) -> Any:
+    def _exchange(
+        self, child: _Child, method: str, args: tuple[Any, ...], timeout: float | None, watch: Any = None
+    ) -> Any:
         """One request and its checked reply; the caller holds ``self._lock``.
 
         ``watch`` receives each Progress the child reports before the reply (on this thread).
@@ -463,8 +479,9 @@ class ProcessBackend:
         if expired.is_set():
             self._discard_child()
             if reply is None:
-                _log.warning("worker process pid %s killed: the compile exceeded its timeout of %s s", child.pid,
-                             timeout)
+                _log.warning(
+                    "worker process pid %s killed: the compile exceeded its timeout of %s s", child.pid, timeout
+                )
                 raise errors.CompileTimeoutError(
                     f"the compile did not finish within {timeout} s; its worker process "
                     f"(pid {child.pid}) was killed and the next call starts a fresh one"
@@ -476,26 +493,30 @@ class ProcessBackend:
             _log.warning("%s", crash)
             raise crash
         if reply[-1] and not self._poisoned:
-            _log.warning("the copy in worker process pid %s was poisoned by %s; the worker replaces it",
-                         child.pid, type(reply[1]).__name__ if reply[0] == "error" else "a call")
+            _log.warning(
+                "the copy in worker process pid %s was poisoned by %s; the worker replaces it",
+                child.pid,
+                type(reply[1]).__name__ if reply[0] == "error" else "a call",
+            )
         self._poisoned = reply[-1]
         if reply[0] == "error":
             raise reply[1]
         return reply
 
-    def _call(self, method: str, *args: Any, timeout: float | None = None,
-              watch: Any = None) -> tuple[Any, list[str]]:
+    def _call(self, method: str, *args: Any, timeout: float | None = None, watch: Any = None) -> tuple[Any, list[str]]:
         with self._lock:
             child = self._ensure_child()
             reply = self._exchange(child, method, args, timeout, watch)
         return reply[1], reply[2]
 
-    def _compile(self, method: str, args: tuple[Any, ...], timeout: float | None, timed: list[str] | None,
-                 watch: Any) -> tuple[list[bytes], list[str]]:
+    def _compile(
+        self, method: str, args: tuple[Any, ...], timeout: float | None, timed: list[str] | None, watch: Any
+    ) -> tuple[list[bytes], list[str]]:
         """A compile method: its timings come with the reply (or the error) when ``timed`` is given."""
         try:
-            (data, timings), warnings = self._call(method, *args, timed is not None, watch is not None,
-                                                   timeout=timeout, watch=watch)
+            (data, timings), warnings = self._call(
+                method, *args, timed is not None, watch is not None, timeout=timeout, watch=watch
+            )
         except errors.LLVMPlugError as error:
             ran = error.__dict__.pop("_timings", None)
             if timed is not None and isinstance(ran, str):
@@ -505,20 +526,36 @@ class ProcessBackend:
             timed.append(timings)
         return data, warnings
 
-    def compile(self, modules: list[bytes], target: str, line: str, parts: int, timeout: float | None = None,
-                timed: list[str] | None = None, watch: Any = None) -> tuple[list[bytes], list[str]]:
+    def compile(
+        self,
+        modules: list[bytes],
+        target: str,
+        line: str,
+        parts: int,
+        timeout: float | None = None,
+        timed: list[str] | None = None,
+        watch: Any = None,
+    ) -> tuple[list[bytes], list[str]]:
         return self._compile("compile", (modules, target, line, parts), timeout, timed, watch)
 
-    def compile_modules(self, modules: list[bytes], links: list[bytes], target: str, line: str,
-                        threads: int, timeout: float | None = None, timed: list[str] | None = None,
-                        watch: Any = None) -> tuple[list[bytes], list[str]]:
+    def compile_modules(
+        self,
+        modules: list[bytes],
+        links: list[bytes],
+        target: str,
+        line: str,
+        threads: int,
+        timeout: float | None = None,
+        timed: list[str] | None = None,
+        watch: Any = None,
+    ) -> tuple[list[bytes], list[str]]:
         return self._compile("compile_modules", (modules, links, target, line, threads), timeout, timed, watch)
 
     def info(self) -> dict[str, Any]:
-        return self._call("info")[0]  # type: ignore[no-any-return]
+        return self._call("info")[0]
 
     def target_info(self, triple: str) -> dict[str, Any]:
-        return self._call("target_info", triple)[0]  # type: ignore[no-any-return]
+        return self._call("target_info", triple)[0]
 
     def set_options(self, line: str) -> None:
         with self._lock:
@@ -533,10 +570,10 @@ class ProcessBackend:
             self._sticky = []
 
     def options(self, pattern: str) -> list[dict[str, Any]]:
-        return self._call("options", pattern)[0]  # type: ignore[no-any-return]
+        return self._call("options", pattern)[0]
 
     def passes(self, pattern: str) -> list[dict[str, Any]]:
-        return self._call("passes", pattern)[0]  # type: ignore[no-any-return]
+        return self._call("passes", pattern)[0]
 
 
 def _report(watch: Any, entry: Any) -> None:

@@ -46,8 +46,11 @@ def emit(header: Path, output: Path) -> None:
     builder.emit_python_code(str(temporary))
     text = temporary.read_text(encoding="utf-8")
     temporary.unlink()
-    output.write_text(text + "\n# The declarations this was made from: llvmplug/_abi.py uses the module only while\n"
-                      f"# the header beside it declares the same.\nCDEF = {cdef!r}\n", encoding="utf-8")
+    output.write_text(
+        text + "\n# The declarations this was made from: llvmplug/_abi.py uses the module only while\n"
+        f"# the header beside it declares the same.\nCDEF = {cdef!r}\n",
+        encoding="utf-8",
+    )
 
 
 if __name__ == "__main__":

@@ -65,20 +65,27 @@ def not_a_module(data: bytes) -> str | None:
     nul = data.find(b"\0")
     if nul >= 0:
         if not data.strip(b"\0"):
-            return (f"{_NOT_IR}is {len(data)} zero bytes (a zero-filled or truncated file?); a module "
-                    "is LLVM IR text or bitcode")
+            return (
+                f"{_NOT_IR}is {len(data)} zero bytes (a zero-filled or truncated file?); a module "
+                "is LLVM IR text or bitcode"
+            )
         line = data.count(b"\n", 0, nul) + 1
         column = nul - data.rfind(b"\n", 0, nul)
-        return (f"{_NOT_IR}holds a NUL byte (line {line}, column {column}, offset {nul}), which IR text never "
-                f"does, and has no bitcode magic number ('BC' 0xC0DE): binary data? {_MAKE_IR}")
-    start = _LEADING_SPACE.match(data).end()
-    if data[start:start + 1] in (b"#", b"/", b"."):
+        return (
+            f"{_NOT_IR}holds a NUL byte (line {line}, column {column}, offset {nul}), which IR text never "
+            f"does, and has no bitcode magic number ('BC' 0xC0DE): binary data? {_MAKE_IR}"
+        )
+    leading = _LEADING_SPACE.match(data)
+    start = leading.end() if leading else 0  # never None: \s* matches the empty string
+    if data[start : start + 1] in (b"#", b"/", b"."):
         for pattern, kind in _SOURCE:
             if pattern.match(data, start):
-                first = data[start:start + 200].split(b"\n", 1)[0][:60].decode("utf-8", "replace").strip()
+                first = data[start : start + 200].split(b"\n", 1)[0][:60].decode("utf-8", "replace").strip()
                 return f"{_NOT_IR}looks like {kind} (it starts with {first!r}); {_MAKE_IR}"
     if len(data) <= 4096 and _FILE_NAME.fullmatch(data.strip()):
         name = data.strip().decode("utf-8", "replace")
-        return (f"is the text {name!r}, which looks like a file's name, not IR: give the file's contents, "
-                f"e.g. Path({name!r}).read_bytes()")
+        return (
+            f"is the text {name!r}, which looks like a file's name, not IR: give the file's contents, "
+            f"e.g. Path({name!r}).read_bytes()"
+        )
     return None

@@ -169,8 +169,9 @@ def _sealed_memfd(name: str, source: int, size: int) -> int:
     fd = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     try:
         _fill(fd, source, size)
-        fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
-                    fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+        fcntl.fcntl(
+            fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL
+        )
     except BaseException:
         os.close(fd)
         raise
@@ -307,8 +308,11 @@ class PrivateFile:
             except OSError as error:
                 if attempt == 39:
                     # Not fatal, but never silent: the copy is a large file.
-                    warnings.warn(f"llvmplug could not delete its private copy "
-                                  f"{self.directory}: {error}", ResourceWarning, stacklevel=2)
+                    warnings.warn(
+                        f"llvmplug could not delete its private copy {self.directory}: {error}",
+                        ResourceWarning,
+                        stacklevel=2,
+                    )
                     return
                 time.sleep(0.05)
         self.directory = None
@@ -380,8 +384,9 @@ class Library:
             self.path = source
         expected = self.file.build_id if self.file is not None else build_id_beside(source)
         try:
-            self.lib, self.build_id = _open(self.file.load_path if self.file is not None else source, self.path,
-                                            expected)
+            self.lib, self.build_id = _open(
+                self.file.load_path if self.file is not None else source, self.path, expected
+            )
         except BaseException:
             self._release(keep_file=False)
             raise

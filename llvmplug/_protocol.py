@@ -57,7 +57,7 @@ def send(stream: BinaryIO, number: int, message: Any) -> None:
     data = memoryview(HEADER.pack(MAGIC, number, len(payload)) + payload)
     while data:
         written = stream.write(data)
-        data = data[written or 0:]
+        data = data[written or 0 :]
 
 
 def _read(stream: BinaryIO, size: int) -> bytes:

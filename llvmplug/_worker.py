@@ -31,8 +31,9 @@ from . import _protocol, errors
 from ._backend_local import LocalBackend
 
 # What the parent may call; anything else is a bug in the parent.
-METHODS = frozenset({"compile", "compile_modules", "info", "target_info", "set_options", "clear_options",
-                     "options", "passes"})
+METHODS = frozenset(
+    {"compile", "compile_modules", "info", "target_info", "set_options", "clear_options", "options", "passes"}
+)
 
 
 def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
@@ -50,8 +51,9 @@ def _protocol_streams(argv: list[str]) -> tuple[BinaryIO, BinaryIO]:
     return os.fdopen(requests_fd, "rb", buffering=0), os.fdopen(replies_fd, "wb", buffering=0)
 
 
-def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...],
-           confinement: dict[str, Any] | None, report: Any = None) -> tuple[Any, ...]:
+def _serve(
+    backend: LocalBackend, method: str, args: tuple[Any, ...], confinement: dict[str, Any] | None, report: Any = None
+) -> tuple[Any, ...]:
     """One call's reply. A compile's last two arguments say whether its timings are wanted and whether it
     is watched (``report`` then sends each Progress to the parent while it runs); ``info`` gains what
     confined this process (``confinement``)."""
@@ -72,8 +74,7 @@ def _serve(backend: LocalBackend, method: str, args: tuple[Any, ...],
             error._timings = timed[0]  # type: ignore[attr-defined] # what ran until it failed
         return ("error", error, backend.poisoned)
     except Exception as error:  # noqa: BLE001 - reported to the parent, which raises it
-        return ("error", errors.InternalError(f"llvmplug worker: {type(error).__name__}: {error}"),
-                backend.poisoned)
+        return ("error", errors.InternalError(f"llvmplug worker: {type(error).__name__}: {error}"), backend.poisoned)
     if method == "info":
         value["sandbox"]["process"] = confinement
     return ("ok", value, [], backend.poisoned)
@@ -119,7 +120,8 @@ def _check_memory_limit(limit: int, path: str | None) -> None:
             f"memory_limit={limit} ({limit / mib:.0f} MiB) is too small for the child process: it has "
             f"{in_use / mib:.0f} MiB of address space before the shim, the shim maps {shim / mib:.0f} MiB "
             f"and a compile needs about {_LLVM_HEADROOM // mib} MiB more (LLVM's thread stack and heap); give "
-            f"at least {-(-needed // mib)} MiB (1 GiB or more leaves room for large modules)")
+            f"at least {-(-needed // mib)} MiB (1 GiB or more leaves room for large modules)"
+        )
 
 
 def main() -> None:
@@ -158,6 +160,7 @@ def main() -> None:
             import logging  # noqa: F401
 
             from . import progress  # noqa: F401
+
             # Before any other thread starts: the threads this one starts later
             # inherit its confinement (Landlock has no way to reach the others).
             confinement = backend.confine_process()

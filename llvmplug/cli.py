@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _args, _guard, errors
+from ._version import __version__
 from .plugin import OUTPUTS, Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
@@ -43,7 +44,8 @@ exit status:
   141  the reader of the output went away (| head)
 """
 
-EXAMPLES = """\
+EXAMPLES = (
+    """\
 examples:
   llvmplug --version
   llvmplug compile add.ll -o add.o -O3 -relocation-model=pic
@@ -56,7 +58,9 @@ examples:
   llvmplug passes 'loop-*'
   llvmplug check
 
-""" + EXIT_STATUS
+"""
+    + EXIT_STATUS
+)
 
 # Exit statuses (EXIT_STATUS above, _guard's CRASHED and INTERRUPTED).
 FAILED = 1
@@ -100,8 +104,11 @@ def _compile_options(parser: argparse.ArgumentParser) -> tuple[dict[str, str], s
     Read from the parser, so that an option added to it (--time, say) is
     split off LLVM's flags without being listed twice.
     """
-    commands = next(action for action in parser._actions  # noqa: SLF001 - argparse keeps no public list
-                    if isinstance(action, argparse._SubParsersAction))  # noqa: SLF001
+    commands = next(
+        action
+        for action in parser._actions  # noqa: SLF001 - argparse keeps no public list
+        if isinstance(action, argparse._SubParsersAction)
+    )  # noqa: SLF001
     with_value: dict[str, str] = {}
     flags: set[str] = set()
     for action in commands.choices["compile"]._actions:  # noqa: SLF001
@@ -113,8 +120,7 @@ def _compile_options(parser: argparse.ArgumentParser) -> tuple[dict[str, str], s
     return with_value, flags
 
 
-def _split_llvm_flags(argv: Sequence[str], with_value: dict[str, str],
-                      flags: set[str]) -> tuple[list[str], list[str]]:
+def _split_llvm_flags(argv: Sequence[str], with_value: dict[str, str], flags: set[str]) -> tuple[list[str], list[str]]:
     """The command's own arguments and LLVM's flags.
 
     argparse cannot be left to sort them: it would read '-optimize-regalloc'
@@ -171,54 +177,86 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
-        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] [--time] [--verbose] "
-        "[-O0..-O3] [LLVM flags...]",
+        "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] "
+        "[--time] [--verbose] [-O0..-O3] [LLVM flags...]",
     )
     compile_.add_argument("input", metavar="IN", help="IR text or bitcode file; '-' reads stdin")
     compile_.add_argument(
-        "-o", "--output", metavar="OUT",
-        help="output file; '-' writes stdout (default: IN with the output's suffix, "
-        "or stdout when IN is '-')",
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="output file; '-' writes stdout (default: IN with the output's suffix, or stdout when IN is '-')",
     )
     compile_.add_argument("--target", metavar="TRIPLE", help="target triple (default: the module's, else the host's)")
     compile_.add_argument("--emit", choices=OUTPUTS, default="obj", help="what to produce (default: obj)")
-    compile_.add_argument("--link", metavar="FILE", action="append", default=[],
-                          help="IR or bitcode to link in before optimisation (repeatable)")
-    compile_.add_argument("--libdevice", action="store_true",
-                          help="link NVIDIA's libdevice in (found in the nvidia-nvvm wheel, or $CUDA_HOME)")
-    compile_.add_argument("--isolation", choices=_args.ISOLATIONS, default="none",
-                          help="'process' compiles in a child process with its own interpreter "
-                          "(a crash of LLVM is a WorkerCrashedError there); by default the "
-                          "command compiles in a forked process that reports a crash itself")
-    compile_.add_argument("--options", choices=_args.POLICIES, default="safe",
-                          help="'all' accepts every LLVM option, including ones that write files "
-                          "or load code (trusted input only; default: safe)")
-    compile_.add_argument("--no-sandbox", action="store_true",
-                          help="run LLVM unconfined by the kernel (Linux: Landlock, seccomp), so that "
-                          "--options all can reach files (trusted input only)")
-    compile_.add_argument("--time", action="store_true",
-                          help="print how long each stage took (parse, link, optimise, codegen...) on stderr")
-    compile_.add_argument("--verbose", action="store_true",
-                          help="say what is compiled for which target, each stage as it starts, and --time's "
-                          "table (on stderr); without it a long compile shows a progress line on a terminal")
+    compile_.add_argument(
+        "--link",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="IR or bitcode to link in before optimisation (repeatable)",
+    )
+    compile_.add_argument(
+        "--libdevice",
+        action="store_true",
+        help="link NVIDIA's libdevice in (found in the nvidia-nvvm wheel, or $CUDA_HOME)",
+    )
+    compile_.add_argument(
+        "--isolation",
+        choices=_args.ISOLATIONS,
+        default="none",
+        help="'process' compiles in a child process with its own interpreter "
+        "(a crash of LLVM is a WorkerCrashedError there); by default the "
+        "command compiles in a forked process that reports a crash itself",
+    )
+    compile_.add_argument(
+        "--options",
+        choices=_args.POLICIES,
+        default="safe",
+        help="'all' accepts every LLVM option, including ones that write files "
+        "or load code (trusted input only; default: safe)",
+    )
+    compile_.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run LLVM unconfined by the kernel (Linux: Landlock, seccomp), so that "
+        "--options all can reach files (trusted input only)",
+    )
+    compile_.add_argument(
+        "--time",
+        action="store_true",
+        help="print how long each stage took (parse, link, optimise, codegen...) on stderr",
+    )
+    compile_.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say what is compiled for which target, each stage as it starts, and --time's "
+        "table (on stderr); without it a long compile shows a progress line on a terminal",
+    )
 
     info = commands.add_parser("info", help="show LLVM version, host and targets")
     info.add_argument("--target", metavar="TRIPLE", help="describe one target instead: its CPUs and features")
     info.add_argument("--json", action="store_true", help="print the raw JSON")
 
-    options = commands.add_parser("options", help="list LLVM options with their values",
-                                  description="List LLVM's options. Exits with 1 if none matches PATTERN.")
+    options = commands.add_parser(
+        "options",
+        help="list LLVM options with their values",
+        description="List LLVM's options. Exits with 1 if none matches PATTERN.",
+    )
     options.add_argument("pattern", nargs="?", help="glob over option names, e.g. 'x86-*'")
     options.add_argument("--json", action="store_true", help="print the raw JSON")
 
-    passes = commands.add_parser("passes", help="list the passes -passes= can name, with their policy class",
-                                 description="List the passes a -passes= pipeline can name. Exits with 1 if "
-                                 "none matches PATTERN.")
+    passes = commands.add_parser(
+        "passes",
+        help="list the passes -passes= can name, with their policy class",
+        description="List the passes a -passes= pipeline can name. Exits with 1 if none matches PATTERN.",
+    )
     passes.add_argument("pattern", nargs="?", help="glob over pass names, e.g. 'loop-*'")
     passes.add_argument("--json", action="store_true", help="print the raw JSON")
 
     check = commands.add_parser(
-        "check", help="check that a built shim hides LLVM (Linux; needs pyelftools)",
+        "check",
+        help="check that a built shim hides LLVM (Linux; needs pyelftools)",
         description="Read the shim's ELF file and check that it exports only llvmplug's C ABI, "
         "needs only the C library, and can be unloaded (see 'Why hidden symbols' in the README). "
         "Exits with 1 if a check fails, with 2 if pyelftools is missing.",
@@ -258,9 +296,9 @@ def _name_the_files(message: str, args: argparse.Namespace) -> str:
     for number, name in reversed(list(enumerate(links, 1))):  # link module 10 before link module 1
         message = message.replace(f"link module {number}", name).replace(f"link[{number - 1}]", name)
     if message.startswith("<module>"):  # the shim's name for the module: "<module>:2:5: ..."
-        return _source(args) + message[len("<module>"):]
+        return _source(args) + message[len("<module>") :]
     if message.startswith(("module is ", "module must ")):  # _args' checks of the module
-        return _source(args) + message[len("module"):]
+        return _source(args) + message[len("module") :]
     return message
 
 
@@ -316,8 +354,9 @@ def _compile_inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
         inputs.append(str(libdevice_path()))
     clobbered = _overwritten_input(output, inputs)
     if clobbered is not None:
-        raise UsageError(f"the output {output} is the input {clobbered}; "
-                         "llvmplug never writes over an input: give another -o OUT")
+        raise UsageError(
+            f"the output {output} is the input {clobbered}; llvmplug never writes over an input: give another -o OUT"
+        )
     return output, inputs
 
 
@@ -329,8 +368,9 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
     shown = _feedback(args, llvm_flags)
     with Plugin(isolation=args.isolation, policy=args.options, sandbox=not args.no_sandbox) as plugin:
         try:
-            data = plugin.compile(module, args.target, llvm_flags, output=args.emit, link=link, timings=timings,
-                                  progress=shown)
+            data = plugin.compile(
+                module, args.target, llvm_flags, output=args.emit, link=link, timings=timings, progress=shown
+            )
         except errors.LLVMPlugError as error:
             raise _named_error(error, args) from None
         finally:
@@ -338,8 +378,11 @@ def _compile(args: argparse.Namespace, llvm_flags: list[str]) -> int:
                 print(f"llvmplug: {timings}".replace("\n", "\nllvmplug: "), file=sys.stderr)
     if output == "-":
         if args.output is None and sys.stdout.isatty() and _binary(data):
-            print(f"llvmplug: not writing {args.emit} output (binary) to the terminal; "
-                  "give -o FILE, or -o - to write it anyway", file=sys.stderr)
+            print(
+                f"llvmplug: not writing {args.emit} output (binary) to the terminal; "
+                "give -o FILE, or -o - to write it anyway",
+                file=sys.stderr,
+            )
             return FAILED
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
@@ -367,8 +410,11 @@ def _feedback(args: argparse.Namespace, llvm_flags: list[str]) -> Any:
         bar = ProgressBar(label="<stdin>" if args.input == "-" else Path(args.input).name)
         return bar if bar.active else None
     target = args.target or "the module's triple (or the host's)"
-    print(f"llvmplug: compiling {args.input} for {target} to {args.emit}"
-          + (f" with {' '.join(llvm_flags)}" if llvm_flags else ""), file=sys.stderr)
+    print(
+        f"llvmplug: compiling {args.input} for {target} to {args.emit}"
+        + (f" with {' '.join(llvm_flags)}" if llvm_flags else ""),
+        file=sys.stderr,
+    )
     for name in args.link:
         print(f"llvmplug: linking in {name}", file=sys.stderr)
     return _StageLines()
@@ -413,8 +459,11 @@ def _target_info(args: argparse.Namespace) -> int:
         print(_json(info))
         return 0
     if info.get("unknown_components"):
-        print(f"llvmplug: warning: LLVM does not know the {' or '.join(info['unknown_components'])} of "
-              f"{args.target!r} and reads it as unknown (a typo?)", file=sys.stderr)
+        print(
+            f"llvmplug: warning: LLVM does not know the {' or '.join(info['unknown_components'])} of "
+            f"{args.target!r} and reads it as unknown (a typo?)",
+            file=sys.stderr,
+        )
     print(f"triple:   {info['triple']} ({info['target']})")
     print(f"CPUs:     {' '.join(info['cpus'])}")
     print("features:")
@@ -434,8 +483,10 @@ def _listing(args: argparse.Namespace, method: str, what: str, example: str) -> 
     if args.json:
         print(_json(entries))
     if not entries and args.pattern is not None:
-        print(f"llvmplug: no {what} matches {args.pattern!r} (a glob over names without the dash, "
-              f"e.g. {example!r})", file=sys.stderr)
+        print(
+            f"llvmplug: no {what} matches {args.pattern!r} (a glob over names without the dash, e.g. {example!r})",
+            file=sys.stderr,
+        )
         raise _NothingMatched
     return None if args.json else entries
 
@@ -450,8 +501,9 @@ def _options(args: argparse.Namespace) -> int:
         # What the safe policy makes of it: allowed (a value of the compile),
         # or refused, with the class and why (--options all accepts it).
         kind = option.get("class")
-        policy = (f"[allowed: {kind}]" if kind == "value"
-                  else f"[refused by default: {kind}, {option.get('reason', '')}]")
+        policy = (
+            f"[allowed: {kind}]" if kind == "value" else f"[refused by default: {kind}, {option.get('reason', '')}]"
+        )
         # On the first line: a description may run over several.
         print(f"-{option['name']} <{option['type']}>{value}  {policy}  {option['description']}")
     return 0
@@ -466,14 +518,14 @@ def _passes(args: argparse.Namespace) -> int:
         print(f"{name}{syntax}  ({', '.join(entry['kinds'])}){policy}")
         for parameter in entry["parameters"]:
             if parameter["class"] != "value" and kind == "value":
-                print(f"    {parameter['name']}=<{parameter['value']}>  [refused by default: "
-                      f"{parameter['class']}, {parameter['reason']}]")
+                print(
+                    f"    {parameter['name']}=<{parameter['value']}>  [refused by default: "
+                    f"{parameter['class']}, {parameter['reason']}]"
+                )
     return 0
 
 
 def _version() -> int:
-    from . import __version__
-
     print(f"llvmplug {__version__}")
     with Plugin() as plugin:
         info = plugin.info()
@@ -510,8 +562,14 @@ def _show_warnings(args: argparse.Namespace | None) -> None:
     """
     kinds = ("warning: ", "remark: ", "note: ", "error: ")
 
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: Any = None, line: str | None = None) -> None:
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
         text = str(message).strip("\n")
         if args is not None and args.command == "compile":
             text = _name_the_files(text, args)
@@ -569,8 +627,7 @@ def _run(args: argparse.Namespace, llvm_flags: list[str]) -> int:
         return USAGE
     except errors.WorkerCrashedError as error:
         # The one-shot command has no next call: say what happened to this one.
-        print(f"llvmplug: WorkerCrashedError: {_crash(error.signal, args, ' in its worker process')}",
-              file=sys.stderr)
+        print(f"llvmplug: WorkerCrashedError: {_crash(error.signal, args, ' in its worker process')}", file=sys.stderr)
         return _guard.CRASHED
     except errors.LLVMPlugError as error:
         print(f"llvmplug: {type(error).__name__}: {_for_the_command_line(str(error))}", file=sys.stderr)
@@ -583,10 +640,14 @@ def _run(args: argparse.Namespace, llvm_flags: list[str]) -> int:
 def _crash(signal: str | None, args: argparse.Namespace, where: str = "") -> str:
     """What a compile that died from ``signal`` means, in one sentence (``where``: " in its worker process")."""
     if signal is None or signal == "SIGKILL":  # the kernel's out-of-memory killer sends SIGKILL
-        return (f"the compile of {_source(args)} was killed{where} ({signal or 'it exited'}: out of memory?); "
-                "nothing was written")
-    return (f"LLVM crashed ({signal}){where} compiling {_source(args)}; nothing was written. The input "
-            "reaches a bug in LLVM")
+        return (
+            f"the compile of {_source(args)} was killed{where} ({signal or 'it exited'}: out of memory?); "
+            "nothing was written"
+        )
+    return (
+        f"LLVM crashed ({signal}){where} compiling {_source(args)}; nothing was written. The input "
+        "reaches a bug in LLVM"
+    )
 
 
 def _interrupted() -> None:
@@ -605,9 +666,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _guard.INTERRUPTED
     _show_warnings(args)
     if args.command == "compile" and args.isolation == "none" and not args.version:
+
         def crashed(name: str) -> None:
-            print(f"llvmplug: {_crash(name, args)}; --isolation process (Plugin(isolation=\"process\") "
-                  "in Python) contains such crashes in a worker process", file=sys.stderr)
+            print(
+                f'llvmplug: {_crash(name, args)}; --isolation process (Plugin(isolation="process") '
+                "in Python) contains such crashes in a worker process",
+                file=sys.stderr,
+            )
 
         return _guard.run(lambda: _run(args, llvm_flags), crashed, _interrupted)
     return _run(args, llvm_flags)

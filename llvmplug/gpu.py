@@ -44,7 +44,8 @@ def libdevice_path() -> Path:
             return path
     raise LinkError(
         f"NVIDIA's libdevice ({_NAME}) was not found: install it with 'pip install nvidia-nvvm' "
-        "(or set CUDA_HOME to a CUDA toolkit)")
+        "(or set CUDA_HOME to a CUDA toolkit)"
+    )
 
 
 def libdevice() -> bytes:

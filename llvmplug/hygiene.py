@@ -85,9 +85,7 @@ def defined_dynamic_symbols(elf: ELFFile) -> set[str]:
     return {
         symbol.name
         for symbol in table.iter_symbols()
-        if symbol.name
-        and symbol["st_shndx"] != "SHN_UNDEF"
-        and symbol["st_info"]["bind"] != "STB_LOCAL"
+        if symbol.name and symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["bind"] != "STB_LOCAL"
     }
 
 
@@ -97,9 +95,7 @@ def unique_symbols(elf: ELFFile) -> set[str]:
     for section in elf.iter_sections():
         if isinstance(section, SymbolTableSection):
             found.update(
-                symbol.name
-                for symbol in section.iter_symbols()
-                if symbol["st_info"]["bind"] in GNU_UNIQUE_BINDINGS
+                symbol.name for symbol in section.iter_symbols() if symbol["st_info"]["bind"] in GNU_UNIQUE_BINDINGS
             )
     return found
 
@@ -117,7 +113,14 @@ def version_needs(elf: ELFFile) -> set[str]:
 def needed_libraries(elf: ELFFile) -> list[str]:
     """DT_NEEDED entries, in order."""
     dynamic = _dynamic(elf)
-    return [] if dynamic is None else [tag.needed for tag in dynamic.iter_tags("DT_NEEDED")]
+    return (
+        []
+        if dynamic is None
+        else [
+            tag.needed  # type: ignore[attr-defined]  # pyelftools sets it on DT_NEEDED tags only
+            for tag in dynamic.iter_tags("DT_NEEDED")
+        ]
+    )
 
 
 def _tag_values(elf: ELFFile, name: str) -> list[int]:
@@ -158,37 +161,47 @@ def check_elf(stream: BinaryIO, expected_functions: set[str]) -> list[Finding]:
     exported = defined_dynamic_symbols(elf)
     extra, missing = exported - expected_functions, expected_functions - exported
     llvm = {name for name in extra if name.startswith(("_ZN4llvm", "LLVM"))}
-    findings.append(Finding(
-        "exports exactly the C ABI",
-        not extra and not missing,
-        f"{len(exported)} dynamic symbols"
-        + (f"; {len(extra)} not in llvmplug.h ({len(llvm)} of them LLVM's): "
-           f"{_names(llvm or extra, 4)}" if extra else "")
-        + (f"; missing: {_names(missing, 4)}" if missing else ""),
-    ))
+    findings.append(
+        Finding(
+            "exports exactly the C ABI",
+            not extra and not missing,
+            f"{len(exported)} dynamic symbols"
+            + (
+                f"; {len(extra)} not in llvmplug.h ({len(llvm)} of them LLVM's): {_names(llvm or extra, 4)}"
+                if extra
+                else ""
+            )
+            + (f"; missing: {_names(missing, 4)}" if missing else ""),
+        )
+    )
 
     cxx_needs = {need for need in version_needs(elf) if CXX_RUNTIME_VERSIONS.match(need)}
-    findings.append(Finding(
-        "no C++ runtime version needs",
-        not cxx_needs,
-        _names(cxx_needs, 4) if cxx_needs else "no GLIBCXX_*/CXXABI_* in .gnu.version_r",
-    ))
+    findings.append(
+        Finding(
+            "no C++ runtime version needs",
+            not cxx_needs,
+            _names(cxx_needs, 4) if cxx_needs else "no GLIBCXX_*/CXXABI_* in .gnu.version_r",
+        )
+    )
 
     needed = needed_libraries(elf)
     foreign = [name for name in needed if not ALLOWED_NEEDED.fullmatch(name)]
-    findings.append(Finding(
-        "needs only the C library family",
-        not foreign,
-        "DT_NEEDED: " + (", ".join(needed) or "none")
-        + (f"; not allowed: {', '.join(foreign)}" if foreign else ""),
-    ))
+    findings.append(
+        Finding(
+            "needs only the C library family",
+            not foreign,
+            "DT_NEEDED: " + (", ".join(needed) or "none") + (f"; not allowed: {', '.join(foreign)}" if foreign else ""),
+        )
+    )
 
     unique = unique_symbols(elf)
-    findings.append(Finding(
-        "no STB_GNU_UNIQUE symbols (dlclose would be a no-op)",
-        not unique,
-        f"{len(unique)}: {_names(unique, 3)}" if unique else "none",
-    ))
+    findings.append(
+        Finding(
+            "no STB_GNU_UNIQUE symbols (dlclose would be a no-op)",
+            not unique,
+            f"{len(unique)}: {_names(unique, 3)}" if unique else "none",
+        )
+    )
 
     nodelete = has_nodelete(elf)
     findings.append(Finding("no DF_1_NODELETE", not nodelete, "set" if nodelete else "not set"))
@@ -197,8 +210,7 @@ def check_elf(stream: BinaryIO, expected_functions: set[str]) -> list[Finding]:
     findings.append(Finding("no text relocations", not textrel, "present" if textrel else "none"))
 
     execstack = has_executable_stack(elf)
-    findings.append(Finding("no executable stack", not execstack,
-                            "requested" if execstack else "not requested"))
+    findings.append(Finding("no executable stack", not execstack, "requested" if execstack else "not requested"))
     return findings
 
 

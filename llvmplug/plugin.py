@@ -6,23 +6,18 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any
 
-from . import _args, _loader, errors
-from . import cache as _cache
+from . import _args, _cached, _loader, _store, errors
 from . import progress as _progress
 from . import timings as _timings
 from ._args import OUTPUTS, Flags, Module
+from ._backend import Backend
 from ._backend_local import LocalBackend
 from .progress import Progress
 from .timings import Timings
 
-if TYPE_CHECKING:
-    from ._backend_process import ProcessBackend
-
 __all__ = ["OUTPUTS", "Flags", "Module", "Plugin"]
-
-Backend = Union[LocalBackend, "ProcessBackend"]
 
 # What target_info said about each triple a compile named (see Plugin._warn_about_triple).
 _unknown_components: dict[str, tuple[str, ...]] = {}
@@ -104,18 +99,21 @@ class Plugin:
         reload_after_fatal: bool = True,
         memory_limit: int | None = None,
         standby: bool = False,
-        cache: _cache.Cache | None = None,
+        cache: _store.Cache | None = None,
         sandbox: bool = True,
         options: Any = _args.UNSET,
     ) -> None:
         if options is not _args.UNSET:
             # Renamed: Plugin.options() is the method that lists LLVM's options.
-            warnings.warn('Plugin(options=...) is deprecated; use Plugin(policy=...) (the same values, '
-                          '"safe" or "all")', DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                'Plugin(options=...) is deprecated; use Plugin(policy=...) (the same values, "safe" or "all")',
+                DeprecationWarning,
+                stacklevel=2,
+            )
             if policy != "safe":
                 raise errors.ArgumentError("give the option policy once: policy= (options= is its old name)")
             policy = _args.choice(options, "options", _args.POLICIES)
-        self._cache = _cache.check_cache(cache)
+        self._cache = _store.check_cache(cache)
         self._isolation = _args.choice(isolation, "isolation", _args.ISOLATIONS)
         self._private = _args.boolean(private, "private")
         _args.boolean(reload_after_fatal, "reload_after_fatal")
@@ -135,12 +133,24 @@ class Plugin:
             # subprocess and the child's protocol on `import llvmplug`.
             from ._backend_process import ProcessBackend
 
-            self._backend = ProcessBackend(private=private, path=self._source, policy=self._policy,
-                                           reload_after_fatal=reload_after_fatal, memory_limit=limit,
-                                           standby=standby, sandbox=sandbox)
+            self._backend = ProcessBackend(
+                private=private,
+                path=self._source,
+                policy=self._policy,
+                reload_after_fatal=reload_after_fatal,
+                memory_limit=limit,
+                standby=standby,
+                sandbox=sandbox,
+            )
         else:
-            self._backend = LocalBackend(private=private, path=self._source, policy=self._policy,
-                                         reload_after_fatal=reload_after_fatal, standby=standby, sandbox=sandbox)
+            self._backend = LocalBackend(
+                private=private,
+                path=self._source,
+                policy=self._policy,
+                reload_after_fatal=reload_after_fatal,
+                standby=standby,
+                sandbox=sandbox,
+            )
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -194,7 +204,7 @@ class Plugin:
         return self._backend.sticky_options
 
     @property
-    def cache(self) -> _cache.Cache | None:
+    def cache(self) -> _store.Cache | None:
         """The :class:`llvmplug.Cache` every compile of this Plugin uses unless told otherwise."""
         return self._cache
 
@@ -249,7 +259,7 @@ class Plugin:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
@@ -304,8 +314,9 @@ class Plugin:
             PluginUnloadedError: the Plugin was unloaded.
             WorkerCrashedError, CompileTimeoutError: ``isolation="process"`` only.
         """
-        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
-                                     timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module, target, flags, output=output, link=link, cache=cache, timeout=timeout, isolation=self._isolation
+        )
         return self._run(request, timings=_timings.check(timings), progress=progress)[0]
 
     def compile_parts(
@@ -318,7 +329,7 @@ class Plugin:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
@@ -335,8 +346,18 @@ class Plugin:
         has one entry per part in ``parts``, and a ``progress`` line counts
         the parts done.
         """
-        request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
-                                     cache=cache, timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module,
+            target,
+            flags,
+            output=output,
+            link=link,
+            split=True,
+            parts=parts,
+            cache=cache,
+            timeout=timeout,
+            isolation=self._isolation,
+        )
         return self._run(request, timings=_timings.check(timings), progress=progress)
 
     def compile_modules(
@@ -380,8 +401,9 @@ class Plugin:
         """
         units = _args.module_list(modules)
         # The arguments every compile shares are checked as compile checks them.
-        request = _args.Request.make(units[0], target, flags, output=output, link=link, cache=None,
-                                     timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            units[0], target, flags, output=output, link=link, cache=None, timeout=timeout, isolation=self._isolation
+        )
         _args.choice(output, "output", _args.TOGETHER_OUTPUTS)
         count = _args.count(threads, "threads")
         timings = _timings.check(timings)
@@ -390,9 +412,16 @@ class Plugin:
             self._warn_about_triple(request.target)
         timed: list[str] | None = [] if timings is not None else None
         try:
-            data, messages = self._backend.compile_modules(units, list(request.link), request.triple, request.line,
-                                                           count, request.timeout, timed=timed,
-                                                           watch=_progress.Guarded(watch) if watch else None)
+            data, messages = self._backend.compile_modules(
+                units,
+                list(request.link),
+                request.triple,
+                request.line,
+                count,
+                request.timeout,
+                timed=timed,
+                watch=_progress.Guarded(watch) if watch else None,
+            )
         finally:
             _progress.finish(watch)
             if timings is not None:
@@ -401,8 +430,9 @@ class Plugin:
             errors.warn(message)
         return list(data)
 
-    def _run(self, request: _args.Request, missed: str | None = None, timings: Timings | None = None,
-             progress: Any = None) -> list[bytes]:
+    def _run(
+        self, request: _args.Request, missed: str | None = None, timings: Timings | None = None, progress: Any = None
+    ) -> list[bytes]:
         """Run a checked request (through the cache it names): every compile of every entry point.
 
         ``missed``: a cache key already looked up in vain (cache.lookup_unloaded).
@@ -411,16 +441,22 @@ class Plugin:
         watch = _progress.check(progress)
         if request.target:
             self._warn_about_triple(request.target)
-        chosen = self._cache if request.cache is _cache.PLUGIN_CACHE else request.cache
+        chosen = self._cache if request.cache is _store.PLUGIN_CACHE else request.cache
         timed: list[str] | None = [] if timings is not None else None
         ran = []
 
         def run() -> bytes | list[bytes]:
             ran.append(True)
             try:
-                data, messages = self._backend.compile(request.modules, request.triple, request.line,
-                                                       request.parts, request.timeout, timed=timed,
-                                                       watch=_progress.Guarded(watch) if watch else None)
+                data, messages = self._backend.compile(
+                    request.modules,
+                    request.triple,
+                    request.line,
+                    request.parts,
+                    request.timeout,
+                    timed=timed,
+                    watch=_progress.Guarded(watch) if watch else None,
+                )
             finally:
                 _progress.finish(watch)
             for message in messages:
@@ -428,7 +464,7 @@ class Plugin:
             return data if request.parts else data[0]  # the cache stores one output as plain bytes
 
         try:
-            result = _cache.cached(chosen, self, run, request, missed=missed)
+            result = _cached.cached(chosen, self, run, request, missed=missed)
         except BaseException:
             if timings is not None:
                 timings._fill(timed[0] if timed else "{}")  # noqa: SLF001 - what ran until it failed
@@ -459,8 +495,7 @@ class Plugin:
         if unknown:
             named = " or ".join(part if len(part) <= 80 else part[:76] + "...'" for part in unknown)
             shown = triple if len(triple) <= 80 else triple[:77] + "..."
-            errors.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown "
-                        "(a typo?)")
+            errors.warn(f"target triple {shown!r}: LLVM does not know its {named} and reads it as unknown (a typo?)")
 
     def info(self) -> dict[str, Any]:
         """LLVM version, ABI version, build id, host triple/CPU/features, targets, limits and sandbox.

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from . import _args, errors
-from . import cache as _cache
+from . import _args, _store, errors
 from . import timings as _timings
 from ._args import Flags, Module
 from .plugin import Plugin
@@ -93,7 +92,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[bytes]:
@@ -103,8 +102,9 @@ class Pool:
         misuse, raised at once. ``timeout`` needs ``isolation="process"`` (as
         for a Plugin).
         """
-        request = _args.Request.make(module, target, flags, output=output, link=link, cache=cache,
-                                     timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module, target, flags, output=output, link=link, cache=cache, timeout=timeout, isolation=self._isolation
+        )
         return self._submit(request, timings, progress)
 
     def submit_parts(
@@ -117,13 +117,23 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[list[bytes]]:
         """Queue a split compile; the Future's result is :meth:`Plugin.compile_parts`'s."""
-        request = _args.Request.make(module, target, flags, output=output, link=link, split=True, parts=parts,
-                                     cache=cache, timeout=timeout, isolation=self._isolation)
+        request = _args.Request.make(
+            module,
+            target,
+            flags,
+            output=output,
+            link=link,
+            split=True,
+            parts=parts,
+            cache=cache,
+            timeout=timeout,
+            isolation=self._isolation,
+        )
         return self._submit(request, timings, progress)
 
     def compile(
@@ -135,13 +145,22 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
         """Compile on a free worker and wait for the result. See :meth:`Plugin.compile`."""
-        return self.submit(module, target, flags, output=output, link=link, timeout=timeout, cache=cache,
-                           timings=timings, progress=progress).result()
+        return self.submit(
+            module,
+            target,
+            flags,
+            output=output,
+            link=link,
+            timeout=timeout,
+            cache=cache,
+            timings=timings,
+            progress=progress,
+        ).result()
 
     def compile_parts(
         self,
@@ -153,13 +172,23 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
         """Split code generation on a free worker. See :meth:`Plugin.compile_parts`."""
-        return self.submit_parts(module, target, flags, parts=parts, output=output, link=link, timeout=timeout,
-                                 cache=cache, timings=timings, progress=progress).result()
+        return self.submit_parts(
+            module,
+            target,
+            flags,
+            parts=parts,
+            output=output,
+            link=link,
+            timeout=timeout,
+            cache=cache,
+            timings=timings,
+            progress=progress,
+        ).result()
 
     def map(
         self,
@@ -170,7 +199,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _cache.Cache | None = _cache.PLUGIN_CACHE,
+        cache: _store.Cache | None = _store.PLUGIN_CACHE,
     ) -> Iterator[bytes]:
         """Compile every module (all submitted at once); results in input order.
 
@@ -179,8 +208,12 @@ class Pool:
         raises the first failed compile's error when it reaches it; a bad
         argument is raised at once, before anything is submitted.
         """
-        requests = [_args.Request.make(m, target, flags, output=output, link=link, cache=cache, timeout=timeout,
-                                       isolation=self._isolation) for m in modules]
+        requests = [
+            _args.Request.make(
+                m, target, flags, output=output, link=link, cache=cache, timeout=timeout, isolation=self._isolation
+            )
+            for m in modules
+        ]
         futures = [self._submit(request) for request in requests]
 
         def results() -> Iterator[bytes]:
@@ -231,4 +264,3 @@ class Pool:
         executor = getattr(self, "_executor", None)
         if executor is not None:
             executor.shutdown(wait=False)
-

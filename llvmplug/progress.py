@@ -52,15 +52,14 @@ class Progress:
         if not isinstance(entry, dict):
             raise ValueError("a progress entry is not an object")
         values = (entry.get("call"), entry.get("stage"), entry.get("done"), entry.get("total"), entry.get("seconds"))
-        types = (str, str, int, int, (int, float))
+        types: tuple[type | tuple[type, ...], ...] = (str, str, int, int, (int, float))
         if not all(isinstance(value, kind) and not isinstance(value, bool) for value, kind in zip(values, types)):
             raise ValueError(f"a malformed progress entry: {entry!r}")
         call, stage, done, total, seconds = values
         return cls(call, stage, done, total, float(seconds))  # type: ignore[arg-type]
 
     def _as_dict(self) -> dict[str, Any]:
-        return {"call": self.call, "stage": self.stage, "done": self.done, "total": self.total,
-                "seconds": self.seconds}
+        return {"call": self.call, "stage": self.stage, "done": self.done, "total": self.total, "seconds": self.seconds}
 
 
 class ProgressBar:
@@ -129,7 +128,7 @@ def check(value: Any) -> Callback | None:
         bar = ProgressBar()
         return bar if bar.active else None
     if callable(value):
-        return value  # type: ignore[no-any-return]
+        return value
     raise errors.ArgumentTypeError(f"progress must be a bool or a callable, not {type(value).__name__}")
 
 

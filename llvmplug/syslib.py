@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from . import _default
 from .errors import ArgumentError, ArgumentTypeError
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -44,8 +45,7 @@ def _c_string(name: str) -> tuple[str, int]:
 def system_library_ir(functions: Sequence[str], prefix: str = "llvmplug_syslib") -> str:
     """The LLVM IR of :func:`system_library` (target-neutral: no triple, no data layout)."""
     if isinstance(functions, (str, bytes)) or not isinstance(functions, Sequence):
-        raise ArgumentTypeError("functions must be a sequence of function names, "
-                                f"not {type(functions).__name__}")
+        raise ArgumentTypeError(f"functions must be a sequence of function names, not {type(functions).__name__}")
     names = list(functions)
     if not names:
         raise ArgumentError("a system library needs at least one function name")
@@ -57,14 +57,15 @@ def system_library_ir(functions: Sequence[str], prefix: str = "llvmplug_syslib")
         try:
             name.encode()
         except UnicodeEncodeError:
-            raise ArgumentError(f"invalid function name {name!r}: not encodable as UTF-8 "
-                                "(a lone surrogate)") from None
+            raise ArgumentError(f"invalid function name {name!r}: not encodable as UTF-8 (a lone surrogate)") from None
         # LLVM reserves "llvm." for intrinsics, which have no address; its IR
         # parser frees one it renames while the table still points at it
         # (old llvmplug: a SIGSEGV for llvm.x86.sse2.pmulu.dq).
         if name.startswith("llvm."):
-            raise ArgumentError(f"invalid function name {name!r}: names starting with 'llvm.' are "
-                                "LLVM's intrinsics, which have no address")
+            raise ArgumentError(
+                f"invalid function name {name!r}: names starting with 'llvm.' are "
+                "LLVM's intrinsics, which have no address"
+            )
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise ArgumentError(f"function names given twice: {', '.join(duplicates)}")
@@ -73,8 +74,7 @@ def system_library_ir(functions: Sequence[str], prefix: str = "llvmplug_syslib")
     ours = {f"{prefix}_lookup", f"{prefix}_table"}
     clash = ours.intersection(names)
     if clash:
-        raise ArgumentError(f"{', '.join(sorted(clash))} is the system library's own symbol; "
-                            "choose another prefix")
+        raise ArgumentError(f"{', '.join(sorted(clash))} is the system library's own symbol; choose another prefix")
 
     count = len(names) + 1  # the NULL sentinel ends the table
     lines = ["; a system library made by llvmplug.system_library"]
@@ -132,8 +132,9 @@ attributes #0 = {{ nounwind "no-builtins" }}
     return "\n".join(lines)
 
 
-def system_library(functions: Sequence[str], target: str | None = None, flags=(), *,
-                   prefix: str = "llvmplug_syslib", plugin=None) -> bytes:
+def system_library(
+    functions: Sequence[str], target: str | None = None, flags=(), *, prefix: str = "llvmplug_syslib", plugin=None
+) -> bytes:
     """An object file with a name -> address table of ``functions`` and ``PREFIX_lookup(name)``.
 
     ``target`` and ``flags`` are as for :func:`llvmplug.compile` (``None``: the
@@ -142,7 +143,5 @@ def system_library(functions: Sequence[str], target: str | None = None, flags=()
     """
     ir = system_library_ir(functions, prefix)
     if plugin is None:
-        from . import default_plugin
-
-        plugin = default_plugin()
+        plugin = _default.default_plugin()
     return plugin.compile(ir, target, flags)

@@ -87,8 +87,9 @@ class Timings:
             totals = [sum(part.values()) for part in self.parts]
             if len(self.parts) == 1:
                 kind = kind[:-1]
-            lines.append(f"  {len(self.parts)} {kind} in parallel: each {_seconds(min(totals))} to "
-                         f"{_seconds(max(totals))}")
+            lines.append(
+                f"  {len(self.parts)} {kind} in parallel: each {_seconds(min(totals))} to {_seconds(max(totals))}"
+            )
             for name in dict.fromkeys(stage for part in self.parts for stage in part):
                 spent = [part.get(name, 0.0) for part in self.parts]
                 lines.append(f"    {name:<{width}}  {_seconds(sum(spent)):>9} summed, longest {_seconds(max(spent))}")

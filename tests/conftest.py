@@ -18,6 +18,7 @@ from pathlib import Path
 
 import llvmplug
 import pytest
+from _pytest.mark.structures import ParameterSet
 
 DATA = Path(__file__).resolve().parent / "data"
 VENDORED_CORPUS = DATA / "corpus"
@@ -118,6 +119,9 @@ def is_headline(item: pytest.Item) -> bool:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
     outcome = yield
     report = outcome.get_result()
+    if report.failed and item.path.name == HABITS_FILE and _in_ci():
+        # CI fails in seconds on a lint, format or type violation, not after the whole suite.
+        item.session.shouldfail = f"{item.nodeid} failed: fix the habits first (see its output)"
     if not report.skipped or hasattr(report, "wasxfail") or not is_headline(item):
         return
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
@@ -155,14 +159,42 @@ FILE_MARKERS = {
 
 # Test ids travel in PYTEST_CURRENT_TEST, into every child process's
 # environment: a parametrize value a megabyte long must get a short id (ids=).
+# pytest before 9.1 makes the id of a string from the whole string (9.1 and
+# later fall back to argname + index), so a long value without ids= is refused
+# here whatever pytest shortens it to: on an older pytest its id is too long.
 MAX_NODEID = 1000
 
 
+def _long_values_without_ids(mark: pytest.Mark) -> bool:
+    """Whether a parametrize mark has a str/bytes value over MAX_NODEID characters and no id for it."""
+    if mark.kwargs.get("ids") is not None or len(mark.args) < 2:
+        return False
+    names = mark.args[0]
+    several = len(names.split(",") if isinstance(names, str) else names) > 1
+    for entry in mark.args[1]:
+        if isinstance(entry, ParameterSet):
+            if entry.id is not None:
+                continue
+            values = entry.values
+        else:
+            values = entry if several else (entry,)
+        if any(isinstance(value, (str, bytes)) and len(value) > MAX_NODEID for value in values):
+            return True
+    return False
+
+
+# The habits (lint, format, types) run first: a violation shows in seconds.
+HABITS_FILE = "test_habits.py"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name != HABITS_FILE)  # stable: the rest keep their order
     for item in items:
         marker = FILE_MARKERS.get(item.path.name)
         if marker is not None:
             item.add_marker(getattr(pytest.mark, marker))
     long_ids = [item.nodeid[:200] for item in items if len(item.nodeid) > MAX_NODEID]
+    long_ids += sorted({item.nodeid.split("[")[0] for item in items
+                        if any(_long_values_without_ids(mark) for mark in item.iter_markers("parametrize"))})
     if long_ids:
         raise pytest.UsageError(f"test ids over {MAX_NODEID} characters (give parametrize ids=): {long_ids}")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import llvmplug
-from llvmplug import _args, _loader
+from llvmplug import _args, _cached, _fingerprint, _loader, _store
 from llvmplug import cache as cache_module
 
 from cache_support import hammer, value_for  # noqa: E402
@@ -89,12 +89,12 @@ def _flip_last(data: bytes) -> bytes:
 
 
 def _flip_digest(data: bytes) -> bytes:
-    at = cache_module._HEADER.size - 1
+    at = _store._HEADER.size - 1
     return data[:at] + bytes([data[at] ^ 0x80]) + data[at + 1:]
 
 
 def _other_version(data: bytes) -> bytes:
-    at = len(cache_module._MAGIC)
+    at = len(_store._MAGIC)
     return data[:at] + (cache_module.FORMAT_VERSION + 1).to_bytes(2, "little") + data[at + 2:]
 
 
@@ -102,7 +102,7 @@ DAMAGE = {
     "flip a value byte": _flip_last,
     "flip a digest byte": _flip_digest,
     "truncate by one": lambda data: data[:-1],
-    "truncate to the header": lambda data: data[: cache_module._HEADER.size],
+    "truncate to the header": lambda data: data[: _store._HEADER.size],
     "empty file": lambda data: b"",
     "one byte appended": lambda data: data + b"\0",
     "another format version": _other_version,
@@ -434,15 +434,15 @@ def test_the_options_policy_changes_the_fingerprint(default):
         assert key(LIBRARY, plugin) != key(LIBRARY, default)
 
 
-@pytest.mark.parametrize("field", cache_module._HOST_KEYS)
+@pytest.mark.parametrize("field", _fingerprint._HOST_KEYS)
 def test_every_host_fact_changes_the_fingerprint_of_a_native_compile(default, field):
     # host_cpu and host_features are what -mcpu=native resolves to.
     with _with_info(field) as plugin:
         assert key(LIBRARY, plugin, flags="-O2 -mcpu=native") != key(LIBRARY, default, flags="-O2 -mcpu=native")
 
 
-@pytest.mark.skipif(not cache_module._FIXED_DEFAULT_TRIPLE, reason="LLVM's default triple follows the host here")
-@pytest.mark.parametrize("field", cache_module._HOST_KEYS)
+@pytest.mark.skipif(not _fingerprint._FIXED_DEFAULT_TRIPLE, reason="LLVM's default triple follows the host here")
+@pytest.mark.parametrize("field", _fingerprint._HOST_KEYS)
 def test_host_facts_do_not_change_the_fingerprint_of_a_compile_that_does_not_read_them(default, field):
     # Without "native" the output is the build's and the arguments' alone, so
     # machines with other CPUs share entries (a shared directory, Dask).
@@ -462,10 +462,10 @@ def test_native_anywhere_keys_on_the_host(native):
     def request(module=LIBRARY, flags="-O2", link=()):
         return _args.Request.make(module, None, flags, link=link)
 
-    assert cache_module._needs_host(request(native.get("module", LIBRARY), native.get("flags", "-O2"),
+    assert _fingerprint._needs_host(request(native.get("module", LIBRARY), native.get("flags", "-O2"),
                                             native.get("link", ())), sticky=())
-    assert not cache_module._needs_host(request(), ()) or not cache_module._FIXED_DEFAULT_TRIPLE
-    assert cache_module._needs_host(request(), ("-mcpu=native",))
+    assert not _fingerprint._needs_host(request(), ()) or not _fingerprint._FIXED_DEFAULT_TRIPLE
+    assert _fingerprint._needs_host(request(), ("-mcpu=native",))
 
 
 def _another_build(default, directory: Path, build_id: str, beside: str | None) -> Path:
@@ -566,7 +566,7 @@ def test_a_disk_hit_in_a_fresh_process_loads_no_llvm(tmp_path, flags, loads):
 
 def test_the_format_version_changes_the_fingerprint(default, monkeypatch):
     before = key(LIBRARY, default)
-    monkeypatch.setattr(cache_module, "FORMAT_VERSION", cache_module.FORMAT_VERSION + 1)
+    monkeypatch.setattr(_store, "FORMAT_VERSION", _store.FORMAT_VERSION + 1)
     assert key(LIBRARY, default) != before
 
 
@@ -754,11 +754,11 @@ def test_split_outputs_round_trip_through_the_cache(default):
 
 
 BAD_PARTS = {
-    "truncated sizes": cache_module._PARTS_MAGIC + b"\x03\0\0\0" + bytes(8),
-    "no count": cache_module._PARTS_MAGIC,
-    "a huge count": cache_module._PARTS_MAGIC + b"\xff\xff\xff\xff" + bytes(64),
-    "sizes past the end": cache_module._encode_parts([b"a", b"b"])[:-1],
-    "bytes after the parts": cache_module._encode_parts([b"a", b"b"]) + b"c",
+    "truncated sizes": _cached._PARTS_MAGIC + b"\x03\0\0\0" + bytes(8),
+    "no count": _cached._PARTS_MAGIC,
+    "a huge count": _cached._PARTS_MAGIC + b"\xff\xff\xff\xff" + bytes(64),
+    "sizes past the end": _cached._encode_parts([b"a", b"b"])[:-1],
+    "bytes after the parts": _cached._encode_parts([b"a", b"b"]) + b"c",
     "not a parts record": b"\x7fELF an object, not parts",
 }
 
@@ -769,8 +769,8 @@ def test_a_damaged_parts_entry_is_compiled_again(default, tmp_path, bad):
     cache = llvmplug.Cache(tmp_path)
     parts = [b"first object", b"", b"third"]
     request = _args.Request.make(LIBRARY, None, (), output="obj", split=True, parts=3)
-    key = cache_module._key(request, *cache_module._options_state(default),
-                            cache_module._identity(cache_module._build_of(default), default, False))
+    key = _fingerprint._key(request, *_fingerprint._options_state(default),
+                            _fingerprint._identity(_fingerprint._build_of(default), default, False))
     cache.put(key, BAD_PARTS[bad])
     assert cache_module.cached(cache, default, lambda: parts, LIBRARY, None, (), "obj", parts=3) == parts
     assert cache_module.cached(cache, default, lambda: pytest.fail("not a hit"), LIBRARY, None, (), "obj",

@@ -200,7 +200,8 @@ def test_inline_asm_copied_by_inlining_counts_every_copy(isolated):
         isolated.compile(ir, flags="-O2", timeout=120)
 
 
-@pytest.mark.parametrize("expression", ["(" * 100_000 + "1" + ")" * 100_000, "-" * 100_000 + "1"])
+@pytest.mark.parametrize("expression", ["(" * 100_000 + "1" + ")" * 100_000, "-" * 100_000 + "1"],
+                         ids=["brackets", "unary-minus"])
 def test_deep_assembler_expressions_are_limit_errors(isolated, expression):
     """MC's expression parser recurses on brackets and unary operators: deep enough, it overflows the stack."""
     with pytest.raises(llvmplug.LimitError, match="nests more than 1000"):
