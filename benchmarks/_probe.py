@@ -165,7 +165,7 @@ def threads(seconds: float, rounds: int) -> dict[str, Any]:
     import llvmplug
 
     tests = Path(__file__).resolve().parents[1] / "tests"
-    sys.path.insert(0, str(tests))
+    sys.path.insert(0, str(tests / "support"))
     from option_values import module_for
 
     sweep = (tests / "data" / "sweep.ll").read_text()

@@ -2,12 +2,12 @@
 
 The module: Lua 5.4's interpreter, every file in one translation unit, as
 clang-19 leaves it for an optimiser (``-O2 -Xclang -disable-llvm-passes``;
-tests/programs_support.py fetches Lua's Debian source package), turned into
+tests/support/programs_support.py fetches Lua's Debian source package), turned into
 IR text by llvmplug (about 3.8 MB): the input both sides parse.
 ``$LLVMPLUG_BENCH_BIG_MODULE`` (an ``.ll`` or ``.bc`` file) measures another.
 
 The peer is ``opt -O2`` then ``llc -O2 -filetype=obj`` of LLVM 23.1.1, the
-release llvmplug embeds: tests/tools' refopt and refllc, built on the same
+release llvmplug embeds: tests/support's refopt and refllc, built on the same
 SDK (tests/test_llc_parity.py checks that llvmplug's object equals theirs,
 byte for byte, on this very module). PyPI's opt and llc (23.1.4) are timed
 too, labelled as another release.
@@ -43,9 +43,9 @@ def _module(directory: Path) -> tuple[str, bytes]:
     chosen = os.environ.get("LLVMPLUG_BENCH_BIG_MODULE")
     if chosen:
         return Path(chosen).name, Path(chosen).read_bytes()
-    if not (TESTS / "programs_support.py").exists():
+    if not (TESTS / "support" / "programs_support.py").exists():
         raise Unavailable(f"the module and the reference tools come from the checkout's tests/, not in {TESTS.parent}")
-    sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(TESTS / "support"))
     import programs_support
 
     try:
@@ -56,7 +56,7 @@ def _module(directory: Path) -> tuple[str, bytes]:
 
 def reference_tools() -> tuple[Path, Path]:
     """refopt and refllc (LLVM 23.1.1's opt -O<n> and llc, on the shim's SDK), built if needed."""
-    sys.path.insert(0, str(TESTS / "tools"))
+    sys.path.insert(0, str(TESTS / "support"))
     import reference_tools
 
     try:

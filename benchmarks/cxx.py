@@ -1,7 +1,7 @@
 """Building a multi-file C++ program: ``compile_modules`` against a ``compile`` per file and ``opt | llc`` per file.
 
 The program: muparser, the C++ library tests/test_programs.py builds
-(tests/programs_support.py fetches Debian's source package; clang++-19 makes
+(tests/support/programs_support.py fetches Debian's source package; clang++-19 makes
 each of its 10 files unoptimised bitcode, about 1.7 MB in all). Its objects,
 ``-O2 -relocation-model=pic``, built three ways in the same run:
 
@@ -40,9 +40,9 @@ JOBS = 2
 
 def _program(directory: Path) -> tuple[Any, dict[str, bytes]]:
     """muparser's files as clang++-19's unoptimised bitcode, and its Program (programs_support)."""
-    if not (TESTS / "programs_support.py").exists():
+    if not (TESTS / "support" / "programs_support.py").exists():
         raise Unavailable(f"the program comes from the checkout's tests/, not in {TESTS.parent}")
-    sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(TESTS / "support"))
     import programs_support
 
     program = programs_support.PROGRAMS["muparser"]
@@ -67,7 +67,7 @@ def _opt_llc(tools: OptLLC, source: Path, out: Path) -> bytes:
 
 def _passes(program: Any, objects: list[bytes], directory: Path, name: str) -> bool:
     """Whether these objects, linked with g++, pass muparser's own tests."""
-    sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(TESTS / "support"))
     import programs_support
 
     executable = next(iter(program.executables))

@@ -25,7 +25,7 @@ Each row beside its peer or the previous design, in the same run:
   (llvmplug_set_sandbox): the same result and checks, no handoff.
 - LLVM's own floor, beside those: the same empty module through refopt -O2
   (to bitcode) and refllc -O2 (codegen to an object), LLVM 23.1.1's opt and
-  llc on the shim's SDK (tests/tools), each run many times in one process
+  llc on the shim's SDK (tests/support/llc), each run many times in one process
   with a new context, TargetMachine and pipeline per run, as every opt or
   llc invocation makes them: what LLVM itself needs per compile when nothing
   is kept, which is what issue 18 requires of llvmplug.

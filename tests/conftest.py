@@ -154,7 +154,7 @@ FILE_MARKERS = {
     "test_corpus.py": "sweep",  # every module of the IR corpus
     "test_fuzz.py": "fuzz",  # the fuzzer and every crasher
     "test_asm_directives.py": "sweep",  # every directive of every asm parser against the table
-    "test_asm_fuzz.py": "fuzz",  # the asm grammar campaign (tests/campaign_asm.py) and its crashers
+    "test_asm_fuzz.py": "fuzz",  # the asm grammar campaign (tests/campaigns/campaign_asm.py) and its crashers
 }
 
 # Test ids travel in PYTEST_CURRENT_TEST, into every child process's

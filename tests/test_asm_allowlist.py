@@ -23,7 +23,7 @@ import pytest
 
 import llvmplug
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 import asm_table  # noqa: E402
 
 MARKER = b"LLVMPLUG-ASM-SECRET-51e0"
@@ -217,7 +217,7 @@ def test_fragile_object_formats_accept_no_statement(isolated, triple, text):
     ("armv7-unknown-linux-gnueabihf", ".pushsection .data, 2\n.popsection", "subsection number"),
 ])
 def test_what_a_target_crashes_or_hangs_on_is_refused_there(isolated, triple, text, what):
-    """Found by tests/campaign_asm.py: each crashes (or hangs) LLVM 23.1.1 on that target only."""
+    """Found by tests/campaigns/campaign_asm.py: each crashes (or hangs) LLVM 23.1.1 on that target only."""
     refused(isolated, module_asm(text, triple), what)
 
 

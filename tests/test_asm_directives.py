@@ -4,7 +4,7 @@ The walk: every '.'-prefixed name in the shim's read-only data (the parsers
 compare directive names with string literals, which the linker may merge into
 the tail of longer strings, so every '.'-suffix counts) is put to the real
 parser of each target, a line each, in module asm compiled by refllc (LLVM
-23.1.1's llc, tests/tools/llc), which reports every line's error. A line MC
+23.1.1's llc, tests/support/llc), which reports every line's error. A line MC
 answers with anything but "unknown directive" names a directive that parser
 knows. Each line is followed by a sentinel directive that must be unknown: a
 candidate that changes what the next line means (.end, .if, .rept) is run
@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 import asm_table  # noqa: E402
 from test_llc_parity import refllc  # noqa: E402,F401  (the refllc fixture)
 

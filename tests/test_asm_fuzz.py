@@ -1,4 +1,4 @@
-"""The asm grammar campaign (tests/campaign_asm.py) and every crasher it or issue 25 found.
+"""The asm grammar campaign (tests/campaigns/campaign_asm.py) and every crasher it or issue 25 found.
 
 A short, fixed campaign runs in a subprocess (a crash of the harness fails the
 test instead of killing pytest); each case already runs in a child process.
@@ -26,7 +26,7 @@ import pytest
 import llvmplug
 
 HERE = Path(__file__).resolve().parent
-CAMPAIGN = HERE / "campaign_asm.py"
+CAMPAIGN = HERE / "campaigns" / "campaign_asm.py"
 CRASHERS = HERE / "data" / "asm_crashers"
 SEED = int(os.environ.get("LLVMPLUG_ASM_FUZZ_SEED", "25"))
 CASES = int(os.environ.get("LLVMPLUG_ASM_FUZZ_CASES", "1500"))

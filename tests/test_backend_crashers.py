@@ -6,7 +6,7 @@ LLVM 23.1.1 does with it, and what llvmplug must do (``expect``):
 - ``guarded``: csrc/backend_guards.cpp recognises it and raises a
   TargetError naming the backend and the LLVM bug, in process and in a child;
   and the module still crashes or hangs the same LLVM without the guard
-  (refllc, tests/tools/llc), so the guard is still needed.
+  (refllc, tests/support/llc), so the guard is still needed.
 - ``stripped``: debug info that LLVM's writers (DWARF, CodeView, BTF) read
   with unchecked casts and its verifier passes: csrc/debuginfo_writers.cpp
   counts it as broken debug info, which llvmplug strips with LLVM's warning
@@ -19,7 +19,7 @@ LLVM 23.1.1 does with it, and what llvmplug must do (``expect``):
 - ``flaky crash:SIGNAL``: crashes in some runs only (LLVM reads memory it
   does not own); either outcome passes, anything else fails.
 
-tests/campaign_backends.py found most of them; docs/targets.md has its counts.
+tests/campaigns/campaign_backends.py found most of them; docs/targets.md has its counts.
 """
 
 from __future__ import annotations
@@ -353,14 +353,14 @@ def test_guards_refuse_in_process_and_let_the_near_misses_through():
 
 # -- a small campaign --------------------------------------------------------------------
 
-CAMPAIGN = HERE / "campaign_backends.py"
+CAMPAIGN = HERE / "campaigns" / "campaign_backends.py"
 CAMPAIGN_CASES = 2400  # every backend and category: about 20 s on two shared cores
 
 
 @isolation_only
 @pytest.mark.fuzz
 def test_small_campaign_keeps_the_contract_on_every_backend(tmp_path):
-    """tests/campaign_backends.py, fixed seed and size: every compile is bytes or a typed error."""
+    """tests/campaigns/campaign_backends.py, fixed seed and size: every compile is bytes or a typed error."""
     done = subprocess.run([sys.executable, str(CAMPAIGN), "--seed", "2026", "--cases", str(CAMPAIGN_CASES),
                            "--seconds", "600", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=900, cwd=tmp_path)

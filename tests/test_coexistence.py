@@ -1,6 +1,6 @@
 """llvmplug in one process with other LLVMs and the libraries that carry them.
 
-Every scenario runs in its own interpreter (tests/neighbours.py) outside the
+Every scenario runs in its own interpreter (tests/support/neighbours.py) outside the
 checkout, and is compared with what the same code produces in a clean
 process. Each one also checks that the neighbour really is there and really
 took its option, so a scenario cannot pass by doing nothing.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-HELPER = Path(__file__).resolve().with_name("neighbours.py")
+HELPER = Path(__file__).resolve().parent / "support" / "neighbours.py"
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the neighbours are Linux libraries"),

@@ -268,10 +268,10 @@ BACKEND_REQUESTS = (
 
 
 def _backend_module(triple: str) -> str:
-    """tests/data/sweep.ll (it has a switch), plus a kernel for the GPUs (tests/option_values.py)."""
+    """tests/data/sweep.ll (it has a switch), plus a kernel for the GPUs (tests/support/option_values.py)."""
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))  # --import-mode=importlib
     from option_values import module_for
 
     return module_for(triple, (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text())

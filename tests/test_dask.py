@@ -53,7 +53,7 @@ def client():
     # Only these tests need Dask (the test extra has it); the pickling tests above do not.
     distributed = pytest.importorskip("distributed", reason="dask[distributed] is in the test extra")
     cloudpickle = pytest.importorskip("cloudpickle", reason="distributed depends on it")
-    # Workers cannot import tests/cache_support.py by name: ship its functions by value.
+    # Workers cannot import tests/support/cache_support.py by name: ship its functions by value.
     cloudpickle.register_pickle_by_value(cache_support)
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                        dashboard_address=None, scheduler_port=0)

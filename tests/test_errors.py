@@ -103,7 +103,7 @@ define void @f() {
 def test_error_diagnostic_stops_llvm_before_it_crashes(arith_ir):
     # LLVM reports "SSE2 register return with SSE2 disabled" as an error
     # diagnostic and, left to carry on, segfaults in the x87 stackifier (found
-    # by the fuzzing work, tests/fuzz_compile.py). The shim stops it at the error.
+    # by the fuzzing work, tests/campaigns/fuzz_compile.py). The shim stops it at the error.
     ir = (Path(__file__).resolve().parent / "data" / "no-sse2-double-return.ll").read_text()
     with llvmplug.Plugin(private=True) as plugin:
         clean = plugin.compile(arith_ir)

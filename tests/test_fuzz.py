@@ -6,7 +6,7 @@ read before LLVM's backend sees it); mutated *bitcode*, random LLVM options and
 random bytes can crash LLVM itself (see tests/data/crashers/), which only
 ``Plugin(isolation="process")`` contains, so they are fuzzed there.
 
-Each campaign runs tests/fuzz_compile.py in a subprocess, so a crash fails the
+Each campaign runs tests/campaigns/fuzz_compile.py in a subprocess, so a crash fails the
 test instead of killing pytest. LLVMPLUG_FUZZ_SEED / LLVMPLUG_FUZZ_CASES
 change the campaign (the defaults are fixed, so CI is reproducible).
 """
@@ -26,7 +26,7 @@ import llvmplug
 import pytest
 
 HERE = Path(__file__).resolve().parent
-FUZZER = HERE / "fuzz_compile.py"
+FUZZER = HERE / "campaigns" / "fuzz_compile.py"
 CRASHERS = HERE / "data" / "crashers"
 SEED = int(os.environ.get("LLVMPLUG_FUZZ_SEED", "2026"))
 CASES = int(os.environ.get("LLVMPLUG_FUZZ_CASES", "8000"))

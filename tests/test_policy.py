@@ -207,7 +207,7 @@ def test_policy_under_process_isolation(tmp_path):
         ("-force-vector-interleave=1000000", False),  # never finishes
         ("-lsr-complexity-limit=1000", True),
         ("-lsr-complexity-limit=0", False),  # loop strength reduction loops for ever
-        # Found by the per-backend sweep (tests/sweep_options.py), each option
+        # Found by the per-backend sweep (tests/campaigns/sweep_options.py), each option
         # compiled for its own backend.
         ("-aarch64-bcc-offset-bits=8", True),
         ("-aarch64-bcc-offset-bits=2", False),  # branch relaxation never ends
@@ -330,7 +330,7 @@ def test_octal_and_hex_read_as_llvm_reads_them(plugin):
 def test_a_zero_interleave_limit_is_refused(plugin, flags):
     # Given at all, these replace the target's limit; 0 makes the interleave
     # count 0 and loop vectorisation never finishes. (0 is their default, so
-    # the sweep of other values never set it: tests/sweep_options.py
+    # the sweep of other values never set it: tests/campaigns/sweep_options.py
     # --explicit-defaults.)
     name = flags[0].split("=")[0]
     for zero in ("0", "00", "0x0", "0b0", "0o0"):

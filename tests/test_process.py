@@ -182,7 +182,7 @@ def test_unknown_isolation_is_rejected():
 
 @pytest.mark.skipif(sys.platform != "linux", reason="memory_limit is Linux-only")
 def test_memory_limit_turns_a_runaway_allocation_into_a_typed_error(arith_ir):
-    # Mutated bitcode (found by tests/fuzz_compile.py) that makes LLVM ask for
+    # Mutated bitcode (found by tests/campaigns/fuzz_compile.py) that makes LLVM ask for
     # several GiB at once; without a limit it grinds through the machine's memory.
     crasher = Path(__file__).resolve().parent / "data" / "crashers" / "mutated-bitcode-huge-allocation.bc"
     with llvmplug.Plugin(isolation="process", memory_limit=1 << 30) as plugin:

@@ -4,7 +4,7 @@ zlib (its example.c self-test and minigzip), bzip2 (its Makefile's `test`)
 and muparser (a C++ library: exceptions, virtual classes, templates,
 libstdc++, a static constructor in every file; its t_ParserTest runner),
 fetched from Debian's source packages at test time
-(tests/programs_support.py), each file turned into bitcode by clang-19 or
+(tests/support/programs_support.py), each file turned into bitcode by clang-19 or
 clang++-19, then built by llvmplug the ways a build uses it: every file
 compiled alone, every file split into parts with compile_parts, the files
 optimised together with compile_modules (also stopped at bitcode and
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 from programs_support import PROGRAMS, available, bitcode, fetch, link, objects  # noqa: E402
 
 import llvmplug  # noqa: E402

@@ -3,11 +3,11 @@
 Each allowed option is set, per call, to values other than its default (every
 enum value, edge numbers, true/false); the next plain compile must give the
 same bytes as a fresh copy. A backend's own options (picked by name prefix,
-tests/option_values.py) are set while compiling for that backend (a small
+tests/support/option_values.py) are set while compiling for that backend (a small
 kernel for the GPUs), and its next plain compile is compared with that
 backend's bytes. The compiles run under process isolation with a
 timeout so that a value which crashes or hangs LLVM fails this test instead
-of the test run; tests/sweep_options.py is the slower exploratory version (one
+of the test run; tests/campaigns/sweep_options.py is the slower exploratory version (one
 value per call) that found the options classified "unsafe".
 
 To stay inside CI's budget the values are applied in batches (one value per

@@ -300,7 +300,7 @@ def test_cxx_with_whole_program_vtables_builds_in_every_mode(tmp_path):
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
     from programs_support import available, cxx_to_ir
 
     ir = available(cxx_to_ir, DEVIRTUALISED, tmp_path, "-flto=thin", "-fwhole-program-vtables", "-fvisibility=hidden")

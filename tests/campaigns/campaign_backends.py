@@ -1,6 +1,6 @@
 """A per-backend campaign of small, plausible IR against every LLVM backend, under process isolation.
 
-tests/fuzz_compile.py throws hostile bytes at the X86 backend; this throws
+tests/campaigns/fuzz_compile.py throws hostile bytes at the X86 backend; this throws
 *plausible* IR at every backend in ``llvmplug.info()["backends"]``: modules a
 frontend could emit (intrinsics, calling conventions, invoke/landingpad, debug
 info of every DWARF version, switches, varargs, address spaces, atomics,
@@ -21,8 +21,8 @@ every machine (``--case N`` replays one); a time budget only decides how
 many cases run. Cases go round-robin over the backends, so each gets an
 equal share:
 
-    python tests/campaign_backends.py --seconds 600 --seed 1 --out /tmp/campaign
-    python tests/campaign_backends.py --seed 1 --case 1234 --show
+    python tests/campaigns/campaign_backends.py --seconds 600 --seed 1 --out /tmp/campaign
+    python tests/campaigns/campaign_backends.py --seed 1 --case 1234 --show
 
 Prints one JSON summary line on stdout (per-backend counts of each outcome);
 exit status 1 when a compile broke the contract (an untyped exception), or,
@@ -679,7 +679,7 @@ def run(plugin: llvmplug.Plugin, case: dict, timeout: float) -> str:
 def header(case: dict, outcome: str) -> str:
     return (f"; backend: {case['backend']}\n; triple: {case['triple']}\n; flags: {case['flags']}\n"
             f"; output: {case['output']}\n; outcome: {outcome}\n"
-            f"; found by: tests/campaign_backends.py --seed {case['seed']} --case {case['number']} "
+            f"; found by: tests/campaigns/campaign_backends.py --seed {case['seed']} --case {case['number']} "
             f"({case['category']}{', mutation: ' + case['mutation'] if case['mutation'] else ''})\n")
 
 

@@ -14,8 +14,8 @@ as a crasher; the campaign goes on.
 A plain seeded mutator (no coverage feedback) so that ``--seed`` and a case
 number reproduce a case exactly, also across machines:
 
-    python tests/fuzz_compile.py --mode process --inputs all --seconds 3600 --seed 7 --crashers /tmp/crashers
-    python tests/fuzz_compile.py --replay /tmp/crashers/<file>.case --mode process
+    python tests/campaigns/fuzz_compile.py --mode process --inputs all --seconds 3600 --seed 7 --crashers /tmp/crashers
+    python tests/campaigns/fuzz_compile.py --replay /tmp/crashers/<file>.case --mode process
 
 Prints one JSON summary line on stdout; exit status 0 when the contract held.
 """
@@ -39,7 +39,7 @@ from pathlib import Path
 import llvmplug
 
 # The vendored corpus (tests/data/corpus/SOURCE.md), or a bigger one.
-CORPUS = Path(os.environ.get("LLVMPLUG_CORPUS") or Path(__file__).resolve().parent / "data" / "corpus")
+CORPUS = Path(os.environ.get("LLVMPLUG_CORPUS") or Path(__file__).resolve().parents[1] / "data" / "corpus")
 INPUTS = ("text", "bitcode", "random", "flags")
 OUTPUTS = ("obj", "asm", "bc", "ll")
 # Flags that are safe in process: each selects a standard, well-trodden pipeline.

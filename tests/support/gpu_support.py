@@ -47,10 +47,10 @@ def libnvvm() -> Path | None:
 
 
 # A kernel that calls libdevice: out[tid] = sinf(expf(in[tid])).
-KERNEL = (Path(__file__).resolve().parent / "data" / "libdevice-kernel.ll").read_text()
+KERNEL = (Path(__file__).resolve().parents[1] / "data" / "libdevice-kernel.ll").read_text()
 
 # A loop whose unrolling shows whether -unroll-* options reached a compile.
-LOOP = (Path(__file__).resolve().parent / "data" / "loop.ll").read_text()
+LOOP = (Path(__file__).resolve().parents[1] / "data" / "loop.ll").read_text()
 
 # What a fresh process makes of one compile: the reference for side-by-side runs.
 _FRESH = """

@@ -42,7 +42,7 @@ from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("LLVMPLUG_PROGRAMS_CACHE") or ROOT / "build" / "programs")
 CLANG = "clang-19"
 CLANGXX = "clang++-19"

@@ -1,6 +1,6 @@
 """A grammar-based campaign against the asm allow-list, under process isolation.
 
-Statements are generated from csrc/asm_directives.def (tests/asm_table.py):
+Statements are generated from csrc/asm_directives.def (tests/support/asm_table.py):
 every row's directive with operands its rule accepts and some it does not
 (edge-value literals in every radix the lexer reads, expressions deep, long
 and self-referencing, symbols defined before, after, twice or by the module,
@@ -22,9 +22,9 @@ tests/data/asm_crashers/. Deterministic: case N of seed S is the same on
 every machine (``--case N --show`` prints it); a time budget decides how many
 cases run, round-robin over the targets.
 
-    python tests/campaign_asm.py --seconds 600 --seed 1 --out /tmp/asm-campaign
-    python tests/campaign_asm.py --cases 2000 --seed 7
-    python tests/campaign_asm.py --seed 1 --case 1234 --show
+    python tests/campaigns/campaign_asm.py --seconds 600 --seed 1 --out /tmp/asm-campaign
+    python tests/campaigns/campaign_asm.py --cases 2000 --seed 7
+    python tests/campaigns/campaign_asm.py --seed 1 --case 1234 --show
 
 Prints one JSON summary line (outcome counts, per target and in total); exit
 status 1 when a case broke the contract.
@@ -43,7 +43,7 @@ from pathlib import Path
 
 import llvmplug
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 import asm_table  # noqa: E402
 
 # (triple, flags, architecture and format names of csrc/asm_directives.h)
@@ -347,7 +347,7 @@ BROKEN = ("crash:", "timeout", "untyped:", "oversized")
 def save(out: Path, seed: int, item: dict, result: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     header = (f"; triple: {item['triple']}\n; flags: {item['flags']}\n; output: {item['output']}\n"
-              f"; outcome: {result}\n; found by: tests/campaign_asm.py --seed {seed} --case {item['index']}\n")
+              f"; outcome: {result}\n; found by: tests/campaigns/campaign_asm.py --seed {seed} --case {item['index']}\n")
     (out / f"asm-{seed}-{item['index']}.ll").write_text(header + item["module"])
 
 

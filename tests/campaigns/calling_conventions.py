@@ -24,8 +24,8 @@ guards of csrc/backend_guards.cpp and process isolation are for those. A
 shape the verifier rejects (a kernel cannot be called) never reaches the
 table's check: the compile reports a VerifyError first.
 
-    python tests/tools/calling_conventions.py            # rewrite the table
-    python tests/tools/calling_conventions.py --check    # exit 1 if it is stale
+    python tests/campaigns/calling_conventions.py            # rewrite the table
+    python tests/campaigns/calling_conventions.py --check    # exit 1 if it is stale
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from reference_tools import ROOT, reference_tool  # noqa: E402
 
 TABLE = ROOT / "csrc" / "calling_conventions.inc"

@@ -1,7 +1,7 @@
 """Non-default values for every LLVM option, for the scoping sweep.
 
 Shared by tests/test_scoping_sweep.py (the committed test) and
-tests/sweep_options.py (the exploratory sweep under process isolation).
+tests/campaigns/sweep_options.py (the exploratory sweep under process isolation).
 Deterministic: the same options give the same values in the same order.
 """
 

@@ -353,7 +353,7 @@ def scenario_torch(order: str) -> dict[str, Any]:
     return {"torch": tensors, "plug": outputs, "torch_again": torch_run()}
 
 
-ORCJIT_KERNELS = Path(__file__).resolve().parents[1] / "examples" / "tvm_ffi_kernels.ll"
+ORCJIT_KERNELS = Path(__file__).resolve().parents[2] / "examples" / "tvm_ffi_kernels.ll"
 
 
 def orcjit_run() -> dict[str, Any]:

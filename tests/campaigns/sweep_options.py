@@ -4,12 +4,12 @@ Not collected by pytest (slow: minutes). For each value of each option the
 safe policy allows, compile a module with it in a child process with a
 timeout, then compile without it and compare with the bytes the same backend
 gave before any option was set. A backend's own options (picked by name
-prefix, tests/option_values.py) are swept while compiling FOR that backend
+prefix, tests/support/option_values.py) are swept while compiling FOR that backend
 (a small kernel for the GPUs), the others on the host. Prints one JSON line
 per finding: a crash, a hang, or a plain compile that changed.
 With --explicit-defaults each option is set to its own default instead
 (written out, which code that checks getNumOccurrences() treats differently).
-Run: PYTHONPATH=. python tests/sweep_options.py [-O0|-O2] [--backends-only] [--explicit-defaults]
+Run: PYTHONPATH=. python tests/campaigns/sweep_options.py [-O0|-O2] [--backends-only] [--explicit-defaults]
      [--from=NAME] [> findings.jsonl]
 """
 
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import llvmplug
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from option_values import BACKENDS, HOST, backend, explicit_default, flag, module_for, values  # noqa: E402
 
-MODULE = (Path(__file__).resolve().parent / "data" / "sweep.ll").read_text()
+MODULE = (Path(__file__).resolve().parents[1] / "data" / "sweep.ll").read_text()
 TIMEOUT = 10.0  # the slowest single value met so far took ~2 s
 MEMORY = 4 << 30  # a value that exhausts memory is a finding, not an OOM of the machine
 

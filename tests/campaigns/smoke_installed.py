@@ -3,7 +3,7 @@
 cibuildwheel runs this where the full suite cannot run as written: the suite
 assumes an x86-64 Linux host (x86 triples, CPUs and flags; cc, ELF,
 /proc/self/maps), while the arm64 SDKs ship only the AArch64 target and
-Windows/macOS have neither ELF nor /proc. Usage: python tests/smoke_installed.py
+Windows/macOS have neither ELF nor /proc. Usage: python tests/campaigns/smoke_installed.py
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def check_object(obj: bytes) -> None:
 
 
 def main() -> None:
-    ir = (Path(__file__).resolve().parent / "data" / "arith.ll").read_text()
+    ir = (Path(__file__).resolve().parents[1] / "data" / "arith.ll").read_text()
     library = _loader.library_path()
     if not library.is_relative_to(Path(llvmplug.__file__).resolve().parent):
         raise SystemExit(f"the shim is not loaded from the installed package: {library}")

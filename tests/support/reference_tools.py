@@ -4,13 +4,14 @@ The release llvmplug embeds, for every backend (PyPI's llc and opt are
 23.1.4, X86 only). tests/test_llc_parity.py compares llvmplug with refllc;
 benchmarks/bigmodule.py times `refopt | refllc` beside llvmplug. Both are
 built once (about a minute, in build/refllc or $LLVMPLUG_REFLLC_BUILD) from
-tests/tools/llc with CMake against mlc-llvm-static, and rebuilt when a
+tests/support/llc with CMake against mlc-llvm-static, and rebuilt when a
 source is newer than the tool.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -26,6 +27,21 @@ class Unavailable(Exception):
 
 def build_directory() -> Path:
     return Path(os.environ.get("LLVMPLUG_REFLLC_BUILD") or ROOT / "build" / "refllc")
+
+
+def _forget_other_source(build: Path) -> None:
+    """Drop a CMake cache made from another source folder (tests/tools/llc before it moved here).
+
+    CMake refuses to configure a build tree from a second source folder, so a
+    checkout that built refllc before the move would fail to rebuild it.
+    """
+    cache = build / "CMakeCache.txt"
+    if not cache.exists():
+        return
+    home = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache.read_text(errors="replace"), re.M)
+    if home and Path(home.group(1)).resolve() != SOURCE:
+        cache.unlink()
+        shutil.rmtree(build / "CMakeFiles", ignore_errors=True)
 
 
 def reference_tool(name: str) -> Path:
@@ -44,6 +60,7 @@ def reference_tool(name: str) -> Path:
     binary = build / name
     newest_source = max(path.stat().st_mtime for path in SOURCE.iterdir())
     if not binary.exists() or binary.stat().st_mtime < newest_source:
+        _forget_other_source(build)
         configure = [cmake, "-S", str(SOURCE), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
                      f"-DLLVM_DIR={mlc_llvm_static.get_cmake_dir()}",
                      f"-DCMAKE_PREFIX_PATH={mlc_llvm_static.get_cmake_prefix_path()}"]
