@@ -14,6 +14,7 @@ from . import timings as _timings
 from ._args import OUTPUTS, Flags, Module
 from ._backend import Backend
 from ._backend_local import LocalBackend
+from ._store import Cache
 from .progress import Progress
 from .timings import Timings
 
@@ -99,7 +100,7 @@ class Plugin:
         reload_after_fatal: bool = True,
         memory_limit: int | None = None,
         standby: bool = False,
-        cache: _store.Cache | None = None,
+        cache: Cache | None = None,
         sandbox: bool = True,
         options: Any = _args.UNSET,
     ) -> None:
@@ -204,7 +205,7 @@ class Plugin:
         return self._backend.sticky_options
 
     @property
-    def cache(self) -> _store.Cache | None:
+    def cache(self) -> Cache | None:
         """The :class:`llvmplug.Cache` every compile of this Plugin uses unless told otherwise."""
         return self._cache
 
@@ -259,7 +260,7 @@ class Plugin:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
@@ -329,7 +330,7 @@ class Plugin:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:

@@ -17,6 +17,7 @@ from typing import Any
 from . import _args, _store, errors
 from . import timings as _timings
 from ._args import Flags, Module
+from ._store import Cache
 from .plugin import Plugin
 from .progress import Progress
 from .timings import Timings
@@ -92,7 +93,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[bytes]:
@@ -117,7 +118,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> Future[list[bytes]]:
@@ -145,7 +146,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> bytes:
@@ -172,7 +173,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
         timings: Timings | None = None,
         progress: bool | Callable[[Progress], None] | None = None,
     ) -> list[bytes]:
@@ -199,7 +200,7 @@ class Pool:
         output: str = "obj",
         link: Sequence[Module] = (),
         timeout: float | None = None,
-        cache: _store.Cache | None = _store.PLUGIN_CACHE,
+        cache: Cache | None = _store.PLUGIN_CACHE,
     ) -> Iterator[bytes]:
         """Compile every module (all submitted at once); results in input order.
 

@@ -7,6 +7,7 @@ the option policy) are checked in both isolations.
 from __future__ import annotations
 
 import ctypes
+import inspect
 import os
 import subprocess
 import tempfile
@@ -93,10 +94,14 @@ def test_module_level_compile_with_a_timeout_points_to_process_isolation(arith_i
 
 
 def _parameters(function, drop=()):
-    import inspect
-
-    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()
+    # The annotation as written, since that is what help() shows: a copy that spells a type
+    # another way has drifted too.
+    return [(p.name, p.kind, p.default, p.annotation) for p in inspect.signature(function).parameters.values()
             if p.name not in ("self", *drop)]
+
+
+def _returns(function):
+    return inspect.signature(function).return_annotation
 
 
 # What watches a call (issue 28 §4) rather than describes the compile: not in the request, nor
@@ -119,6 +124,56 @@ def test_every_compile_entry_point_takes_the_same_arguments():
         name for name, *_ in described if name not in ("timeout", "cache")} | {"plugin"}
     # ... and each of the others is a field of the one request.
     assert {name for name, *_ in described} == set(llvmplug._args.Request.__slots__)  # noqa: SLF001
+
+
+# The copies stay spelled out, each with its own signature, for help() and IDEs (a signature
+# copied at run time, as functools.wraps or __signature__ would, is invisible to a static
+# reader); these tests keep them one signature.
+def test_every_compile_entry_point_returns_the_same():
+    assert {_returns(f) for f in (llvmplug.compile, llvmplug.Plugin.compile, llvmplug.Pool.compile)} == {"bytes"}
+    assert {_returns(f) for f in (llvmplug.compile_parts, llvmplug.Plugin.compile_parts, llvmplug.Pool.compile_parts,
+                                  llvmplug.compile_modules, llvmplug.Plugin.compile_modules)} == {"list[bytes]"}
+    assert _returns(llvmplug.Pool.submit) == "Future[bytes]" and _returns(llvmplug.Pool.submit_parts) == "Future[list[bytes]]"
+
+
+def test_compile_parts_is_compile_with_parts():
+    compile_ = _parameters(llvmplug.Plugin.compile)
+    parts = _parameters(llvmplug.Plugin.compile_parts)
+    assert [p for p in parts if p[0] != "parts"] == compile_
+    assert parts[3][:2] == ("parts", inspect.Parameter.KEYWORD_ONLY)  # the first keyword
+
+
+def test_compile_modules_shares_compiles_arguments():
+    modules = _parameters(llvmplug.Plugin.compile_modules)
+    # The default Plugin runs in this process, where nothing can stop a compile: llvmplug.compile
+    # and compile_parts take a timeout only to refuse it, llvmplug.compile_modules takes none.
+    assert _parameters(llvmplug.compile_modules) == [p for p in modules if p[0] != "timeout"]
+    compile_ = _parameters(llvmplug.Plugin.compile)
+    assert modules[1:3] == compile_[1:3]  # target, flags
+    shared = ("output", "link", "timeout", "timings", "progress")
+    assert [p for p in modules if p[0] in shared] == [p for p in compile_ if p[0] in shared]
+
+
+def test_both_backends_have_the_protocols_signatures():
+    from llvmplug._backend import Backend
+    from llvmplug._backend_local import LocalBackend
+    from llvmplug._backend_process import ProcessBackend
+
+    members = [name for name in vars(Backend) if not name.startswith("_")]
+    assert {"compile", "compile_modules", "info", "loaded"} <= set(members)
+    for name in members:
+        declared = getattr(Backend, name)
+        for backend in (LocalBackend, ProcessBackend):
+            actual = getattr(backend, name)
+            if isinstance(declared, property):
+                if not isinstance(actual, property):  # a constant serves a read-only property
+                    assert not callable(actual) and name in vars(backend), (backend, name)
+                    continue
+                want, got = inspect.signature(declared.fget), inspect.signature(actual.fget)
+            else:
+                want, got = inspect.signature(declared), inspect.signature(actual)
+            # Names, kinds, defaults and annotations, in order, and the result.
+            assert got == want, (backend, name)
 
 
 def test_policy_keyword_and_its_deprecated_old_name(arith_ir):
