@@ -271,7 +271,7 @@ def test_randomly_damaged_libdevice_never_crashes():
     import json
     import tempfile
 
-    result = subprocess.run([sys.executable, "-c", _DAMAGE, str(Path(__file__).resolve().parent), "200"],
+    result = subprocess.run([sys.executable, "-c", _DAMAGE, str(Path(__file__).resolve().parent / "support"), "200"],
                             capture_output=True, text=True, timeout=600, cwd=tempfile.gettempdir())
     assert result.returncode == 0, result.stderr[-3000:]
     seen = json.loads(result.stdout)
