@@ -1,5 +1,5 @@
 // reference.h: what refllc and refopt share: reading the module as llc and
-// opt read it, and the -repeat timing loop.
+// opt read it, the -repeat timing loop, and writing the output.
 #ifndef REFTOOLS_REFERENCE_H
 #define REFTOOLS_REFERENCE_H
 
@@ -13,6 +13,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -54,6 +55,20 @@ parseForTarget(const char *tool, llvm::MemoryBufferRef input, llvm::LLVMContext 
   if (!mtriple.empty())
     module->setTargetTriple(Triple(Triple::normalize(mtriple)));
   return module;
+}
+
+// Writes `data` to `path` ("-": stdout), keeping the file only when it is
+// whole. Returns 0, or 1 after printing "TOOL: why" on stderr.
+inline int writeOutput(const char *tool, llvm::StringRef path, llvm::ArrayRef<char> data) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    llvm::errs() << tool << ": " << ec.message() << "\n";
+    return 1;
+  }
+  out.os() << llvm::StringRef(data.data(), data.size());
+  out.keep();
+  return 0;
 }
 
 // Runs `once(buffer)` `count` times, each into a buffer of its own, and

@@ -148,11 +148,5 @@ int main(int argc, char **argv) {
         }))
       return status;
 
-  std::error_code ec;
-  ToolOutputFile out(Output, ec, sys::fs::OF_None);
-  if (ec)
-    return fail(ec.message());
-  out.os() << buffer;
-  out.keep();
-  return 0;
+  return writeOutput("refllc", Output, buffer);
 }
