@@ -1,4 +1,4 @@
-#include "options.h"
+#include "option_registry.h"
 
 #include "capture.h"
 #include "failure.h"

@@ -2,6 +2,7 @@
 
 #include "failure.h"
 #include "habits.h"
+#include "messages.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DataLayout.h"
@@ -90,22 +91,6 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
                         "'; name the target once (a triple: target=, --target or -mtriple=)");
   }
   return {triple, target};
-}
-
-std::string closestNames(StringRef name, ArrayRef<StringRef> candidates) {
-  std::vector<std::pair<unsigned, StringRef>> scored;
-  unsigned limit = std::max<unsigned>(2, name.size() / 3);
-  for (StringRef candidate : candidates) {
-    unsigned distance = name.edit_distance(candidate, /*AllowReplacements=*/true, limit + 1);
-    if (distance <= limit && distance < name.size()) // not every name as short as a typo of "x"
-      scored.emplace_back(distance, candidate);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
-  std::string text;
-  for (size_t i = 0; i < scored.size() && i < 3; ++i)
-    text += (i ? ", " : "; did you mean ") + scored[i].second.str();
-  return text.empty() ? text : text + "?";
 }
 
 std::string closestCPUs(const MCSubtargetInfo &info, StringRef cpu) {

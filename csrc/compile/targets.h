@@ -62,12 +62,7 @@ void checkCPUAndFeatures(const llvm::Triple &triple, const llvm::Target &target,
 // for each. An unknown CPU or "+name" is refused as for the flags.
 void checkFunctionTargets(llvm::Module &module, const llvm::Triple &triple, const llvm::Target &target);
 
-
-// "; did you mean a, b?" naming the (at most three) candidates closest to
-// `name` by edit distance, or "" if none is close: for error messages.
-std::string closestNames(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates);
-
-// closestNames over the CPUs `info` knows.
+// closestNames (messages.h) over the CPUs `info` knows.
 std::string closestCPUs(const llvm::MCSubtargetInfo &info, llvm::StringRef cpu);
 
 // The vendor, OS and environment of `triple` that LLVM parses as unknown

@@ -2,7 +2,7 @@
 
 #include "debuginfo_writers.h"
 #include "failure.h"
-#include "options.h"
+#include "option_registry.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,8 +1,8 @@
 #include "pass_policy.h"
 
 #include "failure.h"
+#include "messages.h"
 #include "prebuilt.h"
-#include "targets.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/PassInstrumentation.h"

@@ -7,7 +7,7 @@
 #include "compiler.h"
 #include "failure.h"
 #include "info.h"
-#include "options.h"
+#include "option_registry.h"
 #include "pass_policy.h"
 #include "runtime.h"
 #include "targets.h"

@@ -27,7 +27,7 @@
 #ifndef LLVMPLUG_PREBUILT_H
 #define LLVMPLUG_PREBUILT_H
 
-#include "options.h"
+#include "option_registry.h"
 #include "pass_policy.h"
 
 #include "llvm/ADT/StringRef.h"

@@ -2,7 +2,7 @@
 
 #include "compiler.h"
 #include "failure.h"
-#include "options.h"
+#include "option_registry.h"
 #include "pass_policy.h"
 #include "prebuilt.h"
 #include "targets.h"

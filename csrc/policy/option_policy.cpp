@@ -108,7 +108,7 @@ constexpr Reviewed Table[] = {
 
     // Code: runs a program.
     {"print-changed-diff-path", OptionClass::Code, "runs the named diff program"},
-    // Registered once the ThinLTO driver (csrc/thin.cpp) links StandardInstrumentations in.
+    // Registered once the ThinLTO driver (csrc/compile/thin.cpp) links StandardInstrumentations in.
     {"exec-on-ir-change", OptionClass::Code, "runs the named program whenever a pass changes the IR"},
 
     // Debugging state that outlives the call.

@@ -10,7 +10,7 @@
 #include "habits.h"
 #include "link.h"
 #include "llcflags.h"
-#include "options.h"
+#include "option_registry.h"
 #include "parse.h"
 #include "runtime.h"
 #include "split.h"
