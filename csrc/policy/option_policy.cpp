@@ -20,6 +20,7 @@ struct Reviewed {
 // The reviewed exceptions: options the rules below would get wrong or cannot
 // decide (mostly string-valued options, whose value may be a path or a
 // name). Each entry was read in LLVM's source; keep the reason honest.
+// clang-format off: a reviewed table, laid out for review
 constexpr Reviewed Table[] = {
     // String values that are names, not paths.
     {"alloc-token-prefix", OptionClass::Value, "a function-name prefix for the generated calls"},
@@ -203,6 +204,7 @@ constexpr Reviewed Table[] = {
     {"codegen-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the code generator on purpose"},
     {"opt-pipeline-trigger-crash", OptionClass::Unsafe, "crashes the optimiser on purpose"},
 };
+// clang-format on
 
 // The type names LLVM's parsers print for numbers, and the value
 // descriptions LLVM's options use for numbers ("-stress-regalloc=<N>").

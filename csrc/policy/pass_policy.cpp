@@ -370,6 +370,7 @@ struct ReviewedNumber {
   std::optional<NumberRange> index;
   const char *reason;
 };
+// clang-format off: a reviewed table, laid out for review
 constexpr ReviewedNumber Numbers[] = {
     {"bounds-checking:guard", {ValueReader::Int, -128, 127}, std::nullopt,
      "the argument of the llvm.allow.ubsan.check calls it emits (LLVM reads an int8_t)"},
@@ -401,6 +402,7 @@ constexpr ReviewedNumber Numbers[] = {
      "how many extra instructions a branch fold may speculate (LLVM reads an APInt and keeps "
      "its low 32 bits as an int; its default is 1)"},
 };
+// clang-format on
 
 const ReviewedNumber *findNumber(StringRef pass, StringRef parameter) {
   for (const ReviewedNumber &number : Numbers)
