@@ -11,8 +11,8 @@
 #include "pass_policy.h"
 #include "runtime.h"
 #include "targets.h"
-#include "timings.h"
 #include "threads.h"
+#include "timings.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -91,9 +91,8 @@ unsigned llvmplug_abi_version(void) { return LLVMPLUG_ABI_VERSION; }
 
 const char *llvmplug_build_id(void) { return buildId(); }
 
-llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_count,
-                                 const char *target, const char *flags, unsigned parts,
-                                 llvmplug_result **out) {
+llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_count, const char *target,
+                                 const char *flags, unsigned parts, llvmplug_result **out) {
   std::uint64_t caller = callerThreadId(); // before the body may move to another thread
   return guarded(out, [&](llvmplug_result &result) {
     result.timings.begin("compile", caller);
@@ -110,18 +109,17 @@ llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_c
       links.emplace_back(static_cast<const char *>(modules[i].data), modules[i].size);
     // compileModule takes the lock: only it knows whether the flags set
     // per-call options.
-    Compiled compiled = compileModule(
-        llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
-        text(target), text(flags), links, parts, result.timings);
+    Compiled compiled =
+        compileModule(llvm::StringRef(static_cast<const char *>(modules[0].data), modules[0].size),
+                      text(target), text(flags), links, parts, result.timings);
     result.parts = std::move(compiled.parts);
     result.message = std::move(compiled.warnings);
   });
 }
 
 llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules, size_t module_count,
-                                         const llvmplug_buffer *links, size_t link_count,
-                                         const char *target, const char *flags, unsigned threads,
-                                         llvmplug_result **out) {
+                                         const llvmplug_buffer *links, size_t link_count, const char *target,
+                                         const char *flags, unsigned threads, llvmplug_result **out) {
   std::uint64_t caller = callerThreadId();
   return guarded(out, [&](llvmplug_result &result) {
     result.timings.begin("compile_modules", caller);
@@ -203,11 +201,14 @@ llvmplug_status llvmplug_list_passes(const char *pattern, llvmplug_result **out)
 }
 
 llvmplug_status llvmplug_progress(llvmplug_result **out) {
-  return guarded(out, [&](llvmplug_result &result) {
-    // No runtime lock: it must answer while a compile holds it, and reads
-    // only the registry of calls in progress (timings.h).
-    result.parts.push_back(runningCalls());
-  }, On::Caller);
+  return guarded(
+      out,
+      [&](llvmplug_result &result) {
+        // No runtime lock: it must answer while a compile holds it, and reads
+        // only the registry of calls in progress (timings.h).
+        result.parts.push_back(runningCalls());
+      },
+      On::Caller);
 }
 
 llvmplug_status llvmplug_set_sandbox(int enabled, llvmplug_result **out) {
@@ -216,22 +217,26 @@ llvmplug_status llvmplug_set_sandbox(int enabled, llvmplug_result **out) {
 
 llvmplug_status llvmplug_confine_process(const char *const *readable, size_t readable_count,
                                          llvmplug_result **out) {
-  return guarded(out, [&](llvmplug_result &result) {
-    if (!readable && readable_count)
-      throw Failure(LLVMPLUG_ERROR_ARGUMENT, "readable is NULL but readable_count is not 0");
-    std::vector<std::string> paths;
-    for (size_t i = 0; i < readable_count; ++i) {
-      if (!readable[i] || !*readable[i])
-        throw Failure(LLVMPLUG_ERROR_ARGUMENT, "readable path " + std::to_string(i) + " is NULL or empty");
-      paths.emplace_back(readable[i]);
-    }
-    for (const std::string &path : readableByLLVM())
-      paths.push_back(path);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << confineProcess(paths).json();
-    result.parts.push_back(std::move(text));
-  }, On::Caller);
+  return guarded(
+      out,
+      [&](llvmplug_result &result) {
+        if (!readable && readable_count)
+          throw Failure(LLVMPLUG_ERROR_ARGUMENT, "readable is NULL but readable_count is not 0");
+        std::vector<std::string> paths;
+        for (size_t i = 0; i < readable_count; ++i) {
+          if (!readable[i] || !*readable[i])
+            throw Failure(LLVMPLUG_ERROR_ARGUMENT,
+                          "readable path " + std::to_string(i) + " is NULL or empty");
+          paths.emplace_back(readable[i]);
+        }
+        for (const std::string &path : readableByLLVM())
+          paths.push_back(path);
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << confineProcess(paths).json();
+        result.parts.push_back(std::move(text));
+      },
+      On::Caller);
 }
 
 llvmplug_status llvmplug_shutdown(void) {
@@ -265,9 +270,7 @@ const char *llvmplug_result_data(const llvmplug_result *r) { return llvmplug_res
 
 size_t llvmplug_result_size(const llvmplug_result *r) { return llvmplug_result_part_size(r, 0); }
 
-const char *llvmplug_result_message(const llvmplug_result *r) {
-  return r ? r->message.c_str() : "";
-}
+const char *llvmplug_result_message(const llvmplug_result *r) { return r ? r->message.c_str() : ""; }
 
 const char *llvmplug_result_timings(const llvmplug_result *r) {
   if (!r)

@@ -2,9 +2,9 @@
 
 #include "build_id.h" // generated: LLVMPLUG_BUILD_ID
 
+#include "llvmplug.h"
 #include "nesting.h"
 #include "prebuilt.h"
-#include "llvmplug.h"
 #include "targets.h"
 #include "threads.h"
 
@@ -31,8 +31,8 @@ std::string describeLibrary() {
 
   json::Array targets;
   for (const Target &target : TargetRegistry::targets())
-    targets.push_back(json::Object{{"name", target.getName()},
-                                   {"description", target.getShortDescription()}});
+    targets.push_back(
+        json::Object{{"name", target.getName()}, {"description", target.getShortDescription()}});
 
   json::Object info{{"llvm_version", LLVM_VERSION_STRING},
                     {"abi_version", LLVMPLUG_ABI_VERSION},

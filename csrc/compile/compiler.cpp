@@ -98,8 +98,7 @@ Request parseRequest(StringRef target, StringRef flags) {
       else if (value == "ll")
         request.output = Output::Text;
       else
-        throw Failure(LLVMPLUG_ERROR_OPTION,
-                      "unknown -filetype '" + value + "' (use obj, asm, bc or ll)");
+        throw Failure(LLVMPLUG_ERROR_OPTION, "unknown -filetype '" + value + "' (use obj, asm, bc or ll)");
     } else if (auto triple = takeFlag(tokens, i, "mtriple", FlagKind::Value)) {
       // One rule for every way of naming the target (see chooseTarget for -march).
       if (!request.triple.empty() && Triple::normalize(request.triple) != Triple::normalize(*triple))
@@ -184,8 +183,8 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
     TargetLibraryInfoImpl libraryInfo(module.getTargetTriple(), codegen::getVectorLibrary());
     applyLibraryFlags(request.llc, libraryInfo);
     passes.add(new TargetLibraryInfoWrapperPass(libraryInfo));
-    CodeGenFileType type = request.output == Output::Object ? CodeGenFileType::ObjectFile
-                                                            : CodeGenFileType::AssemblyFile;
+    CodeGenFileType type =
+        request.output == Output::Object ? CodeGenFileType::ObjectFile : CodeGenFileType::AssemblyFile;
     // Until the passes run, MC reports errors (a bad -M option, say) to its
     // context's handler, which would print them; keep them for the Failure.
     std::string mcErrors;
@@ -196,13 +195,13 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
         });
     // DisableVerify: the module was verified already.
     if (machine.addPassesToEmitFile(passes, os, nullptr, type, /*DisableVerify=*/true, info))
-      throw Failure(LLVMPLUG_ERROR_TARGET,
-                    "the target cannot emit this file type" +
-                        (mcErrors.empty() ? "" : " (" + mcErrors + ")") +
-                        // NVPTX and XCore write assembly only.
-                        (type == CodeGenFileType::ObjectFile
-                             ? std::string(": it writes no object files; use output=\"asm\" (CLI: --emit asm)")
-                             : ""));
+      throw Failure(
+          LLVMPLUG_ERROR_TARGET,
+          "the target cannot emit this file type" + (mcErrors.empty() ? "" : " (" + mcErrors + ")") +
+              // NVPTX and XCore write assembly only.
+              (type == CodeGenFileType::ObjectFile
+                   ? std::string(": it writes no object files; use output=\"asm\" (CLI: --emit asm)")
+                   : ""));
     passes.run(module);
     break;
   }
@@ -226,7 +225,7 @@ ThinSettings thinSettings(const Triple &triple, const Request &request, unsigned
                       : request.level == OptimizationLevel::O2 ? 2
                                                                : 3;
   settings.codegenLevel = request.codegenLevel;
-  settings.output = request.output == Output::Assembly ? ThinSettings::Output::Assembly
+  settings.output = request.output == Output::Assembly  ? ThinSettings::Output::Assembly
                     : request.output == Output::Bitcode ? ThinSettings::Output::Bitcode
                                                         : ThinSettings::Output::Object;
   settings.threads = threads;
@@ -490,8 +489,8 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
     const OptionRegistry &registry = runtime();
     std::vector<Setting> settings = registry.resolve(request.llvmFlags); // a typo changes nothing
     Triple expected = expectedTriple(request, settings, bytes);
-    if (!registry.stickyBeyondValues() && valuesOnly(registry, settings) &&
-        !targetWritesOptions(expected) && !(previousSharing() && (!settings.empty() || !expected.isX86()))) {
+    if (!registry.stickyBeyondValues() && valuesOnly(registry, settings) && !targetWritesOptions(expected) &&
+        !(previousSharing() && (!settings.empty() || !expected.isX86()))) {
       OptionGroups &groups = optionGroups();
       groups.enter(registry, settings, optionSetKey(settings));
       struct Leave {
@@ -499,7 +498,8 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
         ~Leave() { groups.leave(); }
       } leave{groups};
       try {
-        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, timings, /*applied=*/true);
+        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, timings,
+                              /*applied=*/true);
       } catch (const RunAlone &) {
         // The module named another target than it seemed to: run it again
         // alone (below). Only ever trades up: running alone is always correct.
@@ -540,7 +540,8 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
     auto handler = std::make_unique<Diagnostics>();
     Diagnostics &diagnostics = *handler;
     context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-    Prepared prepared = prepareModule(options, request, modules[index], links, context, /*alone=*/true, timings);
+    Prepared prepared =
+        prepareModule(options, request, modules[index], links, context, /*alone=*/true, timings);
     if (common && *common != prepared.choice.triple)
       throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" +
                                                prepared.choice.triple.str() + "', module 0 for '" +
@@ -568,7 +569,7 @@ Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, Str
   Request request = parseRequest("", flags);
   if (!request.llvmFlags.empty())
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "compileWithLockHeld takes no LLVM option");
-  Timings timings; // not reported
+  Timings timings;                                                                // not reported
   return compileRequest(options, request, bytes, {}, 0, /*alone=*/true, timings); // nothing else runs yet
 }
 

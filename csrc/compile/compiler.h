@@ -38,8 +38,7 @@ Compiled compileModules(llvm::ArrayRef<llvm::StringRef> modules, llvm::ArrayRef<
 
 // The same for one module with the runtime lock already held and `flags`
 // setting no LLVM option (for the runtime's own warm-up compile).
-Compiled compileWithLockHeld(const OptionRegistry &options, llvm::StringRef module,
-                             llvm::StringRef flags);
+Compiled compileWithLockHeld(const OptionRegistry &options, llvm::StringRef module, llvm::StringRef flags);
 
 } // namespace llvmplug
 

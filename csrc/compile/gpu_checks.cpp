@@ -26,8 +26,8 @@ std::string undefinedGpuFunctions(const Module &module, const Triple &triple) {
                          ? " (libdevice: link=[llvmplug.libdevice()], CLI --libdevice)"
                          : " (link the modules that define them with link=)";
   return "warning: " + std::to_string(count) + " function" + (count == 1 ? "" : "s") +
-         " called but not defined, which nothing links in later for " + triple.getArchName().str() +
-         ": " + names + hint + "\n";
+         " called but not defined, which nothing links in later for " + triple.getArchName().str() + ": " +
+         names + hint + "\n";
 }
 
 } // namespace llvmplug

@@ -14,8 +14,8 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,8 +55,8 @@ TargetFacts retarget(StringRef theirTriple, StringRef theirLayout, const Module 
                      const AsmRules &rules) {
   const Triple &ours = module.getTargetTriple();
   if (!theirTriple.empty() && Triple(theirTriple).getArch() != ours.getArch())
-    throw Failure(LLVMPLUG_ERROR_LINK, "it is for '" + theirTriple.str() + "', but the module is compiled for '" +
-                                           ours.str() + "'");
+    throw Failure(LLVMPLUG_ERROR_LINK, "it is for '" + theirTriple.str() +
+                                           "', but the module is compiled for '" + ours.str() + "'");
   const DataLayout &target = module.getDataLayout();
   if (!theirLayout.empty()) {
     Expected<DataLayout> layout = DataLayout::parse(theirLayout);
@@ -65,10 +65,9 @@ TargetFacts retarget(StringRef theirTriple, StringRef theirLayout, const Module 
                                              "' is invalid: " + toString(layout.takeError()));
     if (layout->isLittleEndian() != target.isLittleEndian() ||
         layout->getPointerSizeInBits(0) != target.getPointerSizeInBits(0))
-      throw Failure(LLVMPLUG_ERROR_LINK, "its data layout '" + theirLayout.str() +
-                                             "' disagrees with the target's '" +
-                                             target.getStringRepresentation() +
-                                             "' on byte order or pointer size");
+      throw Failure(LLVMPLUG_ERROR_LINK,
+                    "its data layout '" + theirLayout.str() + "' disagrees with the target's '" +
+                        target.getStringRepresentation() + "' on byte order or pointer size");
   }
   return {target.getStringRepresentation(), rules};
 }
@@ -111,8 +110,9 @@ bool strongDefinition(const GlobalValue &value) {
 void checkConflicts(const Module &input, size_t index, StringSet<> &defined) {
   for (const GlobalValue &value : input.global_values())
     if (strongDefinition(value) && !defined.insert(value.getName()).second)
-      fail(index, "'" + value.getName().str() + "' is defined both here and in the module or an "
-                                                "earlier link module");
+      fail(index, "'" + value.getName().str() +
+                      "' is defined both here and in the module or an "
+                      "earlier link module");
 }
 
 // The definitions the module needs from its link modules, to a fixed point,
@@ -264,7 +264,8 @@ void declare(Module &module, const StringMap<GlobalValue *> &needed) {
       // way to the definition it stands for: the linker links none over it.
       if (auto *function = dyn_cast<Function>(ours); function && function->hasAvailableExternallyLinkage())
         function->deleteBody();
-      else if (auto *global = dyn_cast<GlobalVariable>(ours); global && global->hasAvailableExternallyLinkage()) {
+      else if (auto *global = dyn_cast<GlobalVariable>(ours);
+               global && global->hasAvailableExternallyLinkage()) {
         global->setInitializer(nullptr);
         global->setLinkage(GlobalValue::ExternalLinkage);
       }
@@ -275,9 +276,8 @@ void declare(Module &module, const StringMap<GlobalValue *> &needed) {
       Function::Create(function, GlobalValue::ExternalLinkage, definition->getAddressSpace(), name, &module);
     } else {
       auto *global = dyn_cast<GlobalVariable>(definition);
-      new GlobalVariable(module, type, global && global->isConstant(), GlobalValue::ExternalLinkage,
-                         nullptr, name, nullptr, definition->getThreadLocalMode(),
-                         definition->getAddressSpace());
+      new GlobalVariable(module, type, global && global->isConstant(), GlobalValue::ExternalLinkage, nullptr,
+                         name, nullptr, definition->getThreadLocalMode(), definition->getAddressSpace());
     }
   }
 }
@@ -355,8 +355,9 @@ void linkModules(Module &module, ArrayRef<StringRef> links, LLVMContext &context
   for (const auto &[name, definition] : needs.names()) {
     GlobalValue *value = module.getNamedValue(name);
     if (!value || value->isDeclaration())
-      throw Failure(LLVMPLUG_ERROR_LINK, "'" + name.str() + "' is needed and defined in a link module, "
-                                                            "but the linker did not link it");
+      throw Failure(LLVMPLUG_ERROR_LINK, "'" + name.str() +
+                                             "' is needed and defined in a link module, "
+                                             "but the linker did not link it");
   }
   for (const Function &function : module)
     if (function.isDeclaration() && !function.use_empty() && dropped.contains(function.getName()))

@@ -54,8 +54,8 @@ namespace llvmplug {
 // same architecture but another vendor or OS (libdevice is
 // nvptx64-nvidia-gpulibs) is retargeted to the module's, as NVIDIA's
 // toolchains do.
-void linkModules(llvm::Module &module, llvm::ArrayRef<llvm::StringRef> links,
-                 llvm::LLVMContext &context, const AsmRules &rules);
+void linkModules(llvm::Module &module, llvm::ArrayRef<llvm::StringRef> links, llvm::LLVMContext &context,
+                 const AsmRules &rules);
 
 } // namespace llvmplug
 

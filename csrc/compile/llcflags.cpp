@@ -35,8 +35,8 @@ void checkBinutilsVersion(StringRef text) {
 
 } // namespace
 
-std::optional<std::string> takeFlag(const std::vector<std::string> &tokens, size_t &i,
-                                    std::string_view name, FlagKind kind) {
+std::optional<std::string> takeFlag(const std::vector<std::string> &tokens, size_t &i, std::string_view name,
+                                    FlagKind kind) {
   StringRef token = tokens[i];
   if (!token.consume_front("-"))
     return std::nullopt;
@@ -59,8 +59,8 @@ bool flagBoolean(std::string_view name, std::string_view value) {
     return true;
   if (value == "false" || value == "FALSE" || value == "False" || value == "0")
     return false;
-  throw Failure(LLVMPLUG_ERROR_OPTION, "-" + std::string(name) + " takes true or false, not '" +
-                                           std::string(value) + "'");
+  throw Failure(LLVMPLUG_ERROR_OPTION,
+                "-" + std::string(name) + " takes true or false, not '" + std::string(value) + "'");
 }
 
 bool takeLlcFlag(const std::vector<std::string> &tokens, size_t &i, LlcFlags &flags) {
@@ -91,11 +91,14 @@ bool takeLlcFlag(const std::vector<std::string> &tokens, size_t &i, LlcFlags &fl
   } else if (auto v = takeFlag(tokens, i, "x", FlagKind::Value)) {
     if (*v != "ir" && *v != "IR" && !v->empty())
       refuse("the input is LLVM IR or bitcode (MIR is not accepted)");
-  } else if (takeFlag(tokens, i, "I", FlagKind::Value) || takeFlag(tokens, i, "split-dwarf-output", FlagKind::Value)) {
+  } else if (takeFlag(tokens, i, "I", FlagKind::Value) ||
+             takeFlag(tokens, i, "split-dwarf-output", FlagKind::Value)) {
     refuse("it reads or writes files");
-  } else if (takeFlag(tokens, i, "enable-new-pm", FlagKind::Bool) || takeFlag(tokens, i, "run-pass", FlagKind::Value)) {
+  } else if (takeFlag(tokens, i, "enable-new-pm", FlagKind::Bool) ||
+             takeFlag(tokens, i, "run-pass", FlagKind::Value)) {
     refuse("llvmplug runs llc's default (legacy) code generation pipeline");
-  } else if (takeFlag(tokens, i, "verify-each", FlagKind::Bool) || takeFlag(tokens, i, "compile-twice", FlagKind::Bool) ||
+  } else if (takeFlag(tokens, i, "verify-each", FlagKind::Bool) ||
+             takeFlag(tokens, i, "compile-twice", FlagKind::Bool) ||
              takeFlag(tokens, i, "disable-verify", FlagKind::Bool) ||
              takeFlag(tokens, i, "discard-value-names", FlagKind::Bool) ||
              takeFlag(tokens, i, "time-compilations", FlagKind::Value)) {
@@ -115,9 +118,8 @@ void applyLlcFlags(const LlcFlags &flags, TargetOptions &options) {
   options.MCOptions.InstPrinterOptions = flags.instPrinterOptions;
   options.MCOptions.SplitDwarfFile = flags.splitDwarfFile;
   if (flags.dwarfDirectory)
-    options.MCOptions.MCUseDwarfDirectory = *flags.dwarfDirectory
-                                                ? MCTargetOptions::EnableDwarfDirectory
-                                                : MCTargetOptions::DisableDwarfDirectory;
+    options.MCOptions.MCUseDwarfDirectory = *flags.dwarfDirectory ? MCTargetOptions::EnableDwarfDirectory
+                                                                  : MCTargetOptions::DisableDwarfDirectory;
   else
     // Some assemblers (GNU as, ptxas) lack `.file directory` before DWARF 5:
     // the target knows its own.

@@ -44,8 +44,8 @@ enum class FlagKind { Bool, Value };
 // If tokens[i] is -NAME in one of those spellings, advance i past it (and
 // its value) and return the value ("true" for a bare Bool flag).
 // Throws Failure(LLVMPLUG_ERROR_OPTION) for a Value flag without a value.
-std::optional<std::string> takeFlag(const std::vector<std::string> &tokens, size_t &i,
-                                    std::string_view name, FlagKind kind);
+std::optional<std::string> takeFlag(const std::vector<std::string> &tokens, size_t &i, std::string_view name,
+                                    FlagKind kind);
 
 // A Bool flag's value, spelled as cl::opt<bool> accepts it (true, TRUE, True,
 // 1 and false, FALSE, False, 0). Throws Failure(LLVMPLUG_ERROR_OPTION).

@@ -20,9 +20,9 @@ namespace llvmplug {
 namespace {
 
 [[noreturn]] void tooDeep(const char *what) {
-  throw Failure(LLVMPLUG_ERROR_LIMIT,
-                std::string("the module nests ") + what + " more than " +
-                    std::to_string(MaxNestingDepth) + " levels deep (llvmplug's limit)");
+  throw Failure(LLVMPLUG_ERROR_LIMIT, std::string("the module nests ") + what + " more than " +
+                                          std::to_string(MaxNestingDepth) +
+                                          " levels deep (llvmplug's limit)");
 }
 
 // The depth of the graph below `root` (a leaf is 1), walked iteratively so
@@ -32,8 +32,7 @@ namespace {
 // recursive walks keep visited sets for exactly those.
 class ModuleWalk;
 
-template <class Node>
-class DepthWalk {
+template <class Node> class DepthWalk {
 public:
   using ChildrenFn = SmallVector<Node, 4> (*)(ModuleWalk &, Node);
   DepthWalk(ModuleWalk &walk, ChildrenFn children, const char *what)
@@ -81,7 +80,6 @@ private:
   const char *what_;
   DenseMap<Node, unsigned> done_;
 };
-
 
 // The three depth walks of one module (types, constants, metadata), sharing
 // their memos across its parts, over what references.h says refers to what.

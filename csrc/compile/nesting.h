@@ -1,4 +1,5 @@
-// nesting.h (not limits.h, which would shadow the C header): the nesting depth llvmplug accepts, checked before LLVM recurses.
+// nesting.h (not limits.h, which would shadow the C header): the nesting depth llvmplug accepts, checked
+// before LLVM recurses.
 //
 // Why: LLVM's parser, verifier and code generator recurse on nested input
 // (constant expressions, aggregate types and constants, metadata nodes).

@@ -80,8 +80,9 @@ void giveLocalsUniqueNames(Module &module) {
   stream.flush();
   std::string suffix = ".llvm." + utostr(hash.final().low());
   auto inAsm = [&](StringRef name) {
-    return any_of(module.getModuleInlineAsm(),
-                  [&](const Module::GlobalAsmFragment &fragment) { return StringRef(fragment.Asm).contains(name); });
+    return any_of(module.getModuleInlineAsm(), [&](const Module::GlobalAsmFragment &fragment) {
+      return StringRef(fragment.Asm).contains(name);
+    });
   };
   for (GlobalValue *value : locals) {
     StringRef name = value->getName();
@@ -262,8 +263,9 @@ void addCopies(Module &module, const Groups &groups, Plan &plan) {
     const GlobalValue *leader = groups.leader(value);
     auto [it, fresh] = canCopy.try_emplace(leader, false);
     if (fresh)
-      it->second = !plan.keys.count(leader) &&
-                   all_of(groups.members(leader), [](const GlobalValue *member) { return copyable(*member); });
+      it->second = !plan.keys.count(leader) && all_of(groups.members(leader), [](const GlobalValue *member) {
+        return copyable(*member);
+      });
     return it->second;
   };
   SmallPtrSet<const GlobalValue *, 16> promote;
@@ -291,7 +293,8 @@ void addCopies(Module &module, const Groups &groups, Plan &plan) {
   }
   for (const GlobalValue *value : promote) {
     GlobalValue *kept = module.getNamedValue(value->getName());
-    kept->setLinkage(kept->hasLinkOnceODRLinkage() ? GlobalValue::WeakODRLinkage : GlobalValue::WeakAnyLinkage);
+    kept->setLinkage(kept->hasLinkOnceODRLinkage() ? GlobalValue::WeakODRLinkage
+                                                   : GlobalValue::WeakAnyLinkage);
   }
 }
 

@@ -66,14 +66,15 @@ std::string owners(unsigned number) {
   std::string backend = row ? row->backend : Triple::getArchTypeName(triple.getArch()).str();
   std::string owner = owners(number);
   if (!owner.empty() && !StringRef(owner).contains(backend))
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  what + " the calling convention " + conventionName(number) + ", which belongs to " + owner +
-                      ", not to " + backend + ": it cannot be compiled for '" + triple.str() +
-                      "' (compile the module for the target it was written for)");
+    throw Failure(LLVMPLUG_ERROR_TARGET, what + " the calling convention " + conventionName(number) +
+                                             ", which belongs to " + owner + ", not to " + backend +
+                                             ": it cannot be compiled for '" + triple.str() +
+                                             "' (compile the module for the target it was written for)");
   throw Failure(LLVMPLUG_ERROR_TARGET,
                 what + " the calling convention " + conventionName(number) + ", which LLVM's " + backend +
                     " backend does not implement " + (call ? "in a call" : "in a definition") + " for '" +
-                    triple.str() + "' (measured: it stops with a fatal error, crashes or reads it as another "
+                    triple.str() +
+                    "' (measured: it stops with a fatal error, crashes or reads it as another "
                     "convention); refused before code generation");
 }
 
@@ -144,7 +145,8 @@ std::string overriddenTriple(StringRef moduleTriple, const Triple &chosen) {
       module.getObjectFormat() == chosen.getObjectFormat())
     return "";
   return "warning: the module's target triple is '" + moduleTriple.str() + "' but it is compiled for '" +
-         chosen.str() + "' as requested: code written for one target need not work on another (a "
+         chosen.str() +
+         "' as requested: code written for one target need not work on another (a "
          "frontend decides sizes, calling conventions and intrinsics for the triple it writes)\n";
 }
 
@@ -153,7 +155,8 @@ std::string checkDataLayout(StringRef moduleLayout, StringRef moduleTriple, cons
   if (moduleLayout.empty())
     return "";
   // Upgraded for the triple it was written for, as LLVM's reader would.
-  std::string upgraded = UpgradeDataLayoutString(moduleLayout, moduleTriple.empty() ? triple.str() : moduleTriple);
+  std::string upgraded =
+      UpgradeDataLayoutString(moduleLayout, moduleTriple.empty() ? triple.str() : moduleTriple);
   if (upgraded == target.getStringRepresentation())
     return "";
   Expected<DataLayout> parsed = DataLayout::parse(upgraded);
@@ -164,10 +167,12 @@ std::string checkDataLayout(StringRef moduleLayout, StringRef moduleTriple, cons
   std::string quoted = "the module's target datalayout \"" + moduleLayout.str() + "\"";
   std::string theTarget = "target '" + triple.str() + "' (\"" + target.getStringRepresentation() + "\")";
   auto refuse = [&](const std::string &what) {
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  quoted + " contradicts " + theTarget + ": " + what + ". The IR was written for another "
-                  "target and may have that layout built in (offsets, sizes); compile it for the target it "
-                  "was written for, or emit it with the target's layout (target_info()['data_layout'])");
+    throw Failure(
+        LLVMPLUG_ERROR_TARGET,
+        quoted + " contradicts " + theTarget + ": " + what +
+            ". The IR was written for another "
+            "target and may have that layout built in (offsets, sizes); compile it for the target it "
+            "was written for, or emit it with the target's layout (target_info()['data_layout'])");
   };
   if (module.isBigEndian() != target.isBigEndian())
     refuse(std::string("it is ") + (module.isBigEndian() ? "big" : "little") + "-endian, the target " +
@@ -199,8 +204,8 @@ std::string checkDataLayout(StringRef moduleLayout, StringRef moduleTriple, cons
   for (unsigned width : {8, 16, 32, 64, 128})
     types.emplace_back("i" + std::to_string(width), IntegerType::get(context, width));
   for (Type *type : std::initializer_list<Type *>{Type::getHalfTy(context), Type::getFloatTy(context),
-                                                 Type::getDoubleTy(context), Type::getX86_FP80Ty(context),
-                                                 Type::getFP128Ty(context), PointerType::get(context, 0)}) {
+                                                  Type::getDoubleTy(context), Type::getX86_FP80Ty(context),
+                                                  Type::getFP128Ty(context), PointerType::get(context, 0)}) {
     std::string name;
     raw_string_ostream os(name);
     type->print(os);
@@ -209,8 +214,9 @@ std::string checkDataLayout(StringRef moduleLayout, StringRef moduleTriple, cons
   std::string moved;
   for (auto &[name, type] : types)
     if (module.getABITypeAlign(type) != target.getABITypeAlign(type))
-      moved += (moved.empty() ? "" : ", ") + name + " " + std::to_string(module.getABITypeAlign(type).value()) +
-               " not " + std::to_string(target.getABITypeAlign(type).value());
+      moved += (moved.empty() ? "" : ", ") + name + " " +
+               std::to_string(module.getABITypeAlign(type).value()) + " not " +
+               std::to_string(target.getABITypeAlign(type).value());
   if (moved.empty())
     return "";
   return "warning: " + quoted + " aligns types differently from " + theTarget + " (in bytes: " + moved +
@@ -235,12 +241,13 @@ void checkTargetSpecifics(const Module &module, const Triple &triple) {
           user = "function '" + instruction->getFunction()->getName().str() + "' calls ";
           break;
         }
-      throw Failure(LLVMPLUG_ERROR_TARGET,
-                    (user.empty() ? "the module uses " : user) + function.getName().str() +
-                        ", an intrinsic of " + archesOf(prefix) + " (llvm." + prefix.str() +
-                        ".*), which the backend for '" + triple.str() + "' cannot select (" +
-                        (own.empty() ? std::string("it has none of its own") : "its own are llvm." + own.str() + ".*") +
-                        "): compile the module for the target it was written for");
+      throw Failure(
+          LLVMPLUG_ERROR_TARGET,
+          (user.empty() ? "the module uses " : user) + function.getName().str() + ", an intrinsic of " +
+              archesOf(prefix) + " (llvm." + prefix.str() + ".*), which the backend for '" + triple.str() +
+              "' cannot select (" +
+              (own.empty() ? std::string("it has none of its own") : "its own are llvm." + own.str() + ".*") +
+              "): compile the module for the target it was written for");
     }
     if (!is_contained(allowed.define, function.getCallingConv()))
       refuseConvention(triple, row, function.getCallingConv(),
@@ -273,15 +280,20 @@ std::string gpuCpuMismatch(const Module &module, const TargetMachine &machine, S
     return "";
   std::string named;
   for (const auto &[wanted, functions] : byCPU)
-    named += (named.empty() ? "" : "; ") + std::string("\"target-cpu\"=\"") + wanted + "\" on '" + functions[0] +
-             "'" + (functions.size() > 1 ? " and " + std::to_string(functions.size() - 1) + " more" : "");
-  std::string given = requestedCPU.empty() ? "the default: no -mcpu was given" : "-mcpu=" + requestedCPU.str();
+    named += (named.empty() ? "" : "; ") + std::string("\"target-cpu\"=\"") + wanted + "\" on '" +
+             functions[0] + "'" +
+             (functions.size() > 1 ? " and " + std::to_string(functions.size() - 1) + " more" : "");
+  std::string given =
+      requestedCPU.empty() ? "the default: no -mcpu was given" : "-mcpu=" + requestedCPU.str();
   std::string marked = triple.isNVPTX() ? "the PTX's .target names" : "the code object's e_flags name";
-  std::string advice = byCPU.size() == 1 ? "pass -mcpu=" + byCPU.begin()->first
-                                         : "the functions ask for different CPUs, which one output cannot serve";
-  return "warning: the output is for CPU '" + cpu.str() + "' (" + given + "), but functions ask for another (" +
-         named + "): " + marked + " the target machine's CPU, not the functions', so it may not load or run "
-         "where they are meant to: " + advice + "\n";
+  std::string advice = byCPU.size() == 1
+                           ? "pass -mcpu=" + byCPU.begin()->first
+                           : "the functions ask for different CPUs, which one output cannot serve";
+  return "warning: the output is for CPU '" + cpu.str() + "' (" + given +
+         "), but functions ask for another (" + named + "): " + marked +
+         " the target machine's CPU, not the functions', so it may not load or run "
+         "where they are meant to: " +
+         advice + "\n";
 }
 
 } // namespace llvmplug

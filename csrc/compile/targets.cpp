@@ -23,10 +23,10 @@ using namespace llvm;
 // Each backend's registration entry points (what llvm/Support/TargetSelect.h
 // declares from llvm/Config/*.def; that list follows the SDK's profile, this
 // one follows LLVMPLUG_TARGETS).
-#define LLVMPLUG_TARGET(T)                                                     \
-  extern "C" void LLVMInitialize##T##TargetInfo();                             \
-  extern "C" void LLVMInitialize##T##TargetMC();                               \
-  extern "C" void LLVMInitialize##T##Target();                                 \
+#define LLVMPLUG_TARGET(T)                                                                                   \
+  extern "C" void LLVMInitialize##T##TargetInfo();                                                           \
+  extern "C" void LLVMInitialize##T##TargetMC();                                                             \
+  extern "C" void LLVMInitialize##T##Target();                                                               \
   extern "C" void LLVMInitialize##T##AsmPrinter();
 #define LLVMPLUG_ASM_PARSER(T) extern "C" void LLVMInitialize##T##AsmParser();
 #include "llvmplug_targets.def"
@@ -36,10 +36,10 @@ using namespace llvm;
 namespace llvmplug {
 
 void initializeTargets() {
-#define LLVMPLUG_TARGET(T)                                                     \
-  LLVMInitialize##T##TargetInfo();                                             \
-  LLVMInitialize##T##TargetMC();                                               \
-  LLVMInitialize##T##Target();                                                 \
+#define LLVMPLUG_TARGET(T)                                                                                   \
+  LLVMInitialize##T##TargetInfo();                                                                           \
+  LLVMInitialize##T##TargetMC();                                                                             \
+  LLVMInitialize##T##Target();                                                                               \
   LLVMInitialize##T##AsmPrinter();
 #define LLVMPLUG_ASM_PARSER(T) LLVMInitialize##T##AsmParser();
 #include "llvmplug_targets.def"
@@ -73,7 +73,8 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
     if (StringRef(error).ends_with(llcHint))
       error.resize(error.size() - llcHint.size());
     if (!march.empty())
-      throw Failure(LLVMPLUG_ERROR_TARGET, "unknown -march '" + march.str() + "': " + error + " " + marchHabit(march));
+      throw Failure(LLVMPLUG_ERROR_TARGET,
+                    "unknown -march '" + march.str() + "': " + error + " " + marchHabit(march));
     throw Failure(LLVMPLUG_ERROR_TARGET, "unknown target triple '" + triple.str() + "': " + error);
   }
   if (!requested.empty() && !march.empty()) {
@@ -86,9 +87,9 @@ TargetChoice chooseTarget(StringRef requested, StringRef moduleTriple, StringRef
     const Target *askedTarget = TargetRegistry::lookupTarget(asked, ignored);
     if (triple.getArch() != asked.getArch() || target != askedTarget)
       throw Failure(LLVMPLUG_ERROR_OPTION,
-                    "-march=" + march.str() + " conflicts with target '" + requested.str() + "': it selects the " +
-                        target->getName() + " backend and would compile for '" + triple.str() +
-                        "'; name the target once (a triple: target=, --target or -mtriple=)");
+                    "-march=" + march.str() + " conflicts with target '" + requested.str() +
+                        "': it selects the " + target->getName() + " backend and would compile for '" +
+                        triple.str() + "'; name the target once (a triple: target=, --target or -mtriple=)");
   }
   return {triple, target};
 }
@@ -122,8 +123,7 @@ std::vector<std::string> unknownComponents(StringRef text) {
   };
   check("vendor", triple.getVendorName(), triple.getVendor() != Triple::UnknownVendor,
         Triple::getVendorTypeName(triple.getVendor()));
-  check("OS", triple.getOSName(), triple.getOS() != Triple::UnknownOS,
-        Triple::getOSTypeName(triple.getOS()));
+  check("OS", triple.getOSName(), triple.getOS() != Triple::UnknownOS, Triple::getOSTypeName(triple.getOS()));
   // The environment component may name only an object format (riscv32-unknown-none-elf),
   // or an environment and one (x86_64-pc-linux-gnu-elf).
   StringRef environment = triple.getEnvironmentName();
@@ -146,7 +146,8 @@ std::unique_ptr<MCSubtargetInfo> subtargetInfo(const Triple &triple, const Targe
 
 bool knownFeature(const MCSubtargetInfo &info, StringRef feature) {
   StringRef name = feature.drop_while([](char c) { return c == '+' || c == '-'; });
-  return any_of(info.getAllProcessorFeatures(), [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
+  return any_of(info.getAllProcessorFeatures(),
+                [&](const SubtargetFeatureKV &kv) { return name == kv.key(); });
 }
 
 [[noreturn]] void unknownFeature(const Triple &triple, StringRef feature, StringRef where) {
@@ -208,8 +209,8 @@ void checkFunctionTargets(Module &module, const Triple &triple, const Target &ta
                   " (the attributes of function '" + function.getName().str() + "')"))
       function.addFnAttr("target-features", *features);
   for (Module::GlobalAsmFragment &fragment : module.getModuleInlineAsm())
-    if (std::optional<std::string> features = check(fragment.Props.TargetCPU, "", fragment.Props.TargetFeatures,
-                                                    " (the properties of module asm)"))
+    if (std::optional<std::string> features = check(
+            fragment.Props.TargetCPU, "", fragment.Props.TargetFeatures, " (the properties of module asm)"))
       fragment.Props.TargetFeatures = *features;
 }
 
@@ -220,7 +221,8 @@ namespace {
 json::Object describeLayout(StringRef text) {
   Expected<DataLayout> layout = DataLayout::parse(text); // not the constructor: it aborts on a bad string
   if (!layout)
-    throw Failure(LLVMPLUG_ERROR_INTERNAL, "LLVM's data layout \"" + text.str() + "\": " + toString(layout.takeError()));
+    throw Failure(LLVMPLUG_ERROR_INTERNAL,
+                  "LLVM's data layout \"" + text.str() + "\": " + toString(layout.takeError()));
   return json::Object{{"data_layout", text.str()}, // owned: json::Value only borrows a StringRef
                       {"pointer_bits", layout->getPointerSizeInBits(0)},
                       {"endianness", layout->isBigEndian() ? "big" : "little"}};
@@ -249,8 +251,7 @@ std::vector<std::pair<std::string, std::string>> layoutFlags(const Triple &tripl
 
 std::string describeTarget(StringRef requested) {
   TargetChoice choice = chooseTarget(requested, "", "");
-  std::unique_ptr<MCSubtargetInfo> info(
-      choice.target->createMCSubtargetInfo(choice.triple, "", ""));
+  std::unique_ptr<MCSubtargetInfo> info(choice.target->createMCSubtargetInfo(choice.triple, "", ""));
   if (!info)
     throw Failure(LLVMPLUG_ERROR_TARGET, "no subtarget information for '" + choice.triple.str() + "'");
   json::Array cpus;

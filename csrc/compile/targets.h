@@ -41,8 +41,7 @@ struct TargetChoice {
 // Failure(LLVMPLUG_ERROR_TARGET) for an unknown triple or -march, and
 // Failure(LLVMPLUG_ERROR_OPTION) for a -march that names another
 // architecture or backend than a requested triple (it may repeat it).
-TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTriple,
-                          llvm::StringRef march);
+TargetChoice chooseTarget(llvm::StringRef requested, llvm::StringRef moduleTriple, llvm::StringRef march);
 
 // LLVM only warns on stderr about an unknown CPU or CPU feature and then
 // ignores it, so a compile for the wrong CPU would be a silent wrong result.

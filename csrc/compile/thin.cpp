@@ -106,11 +106,12 @@ std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   const Target *target = TargetRegistry::lookupTarget(settings.triple, error);
   if (!target)
     throw Failure(LLVMPLUG_ERROR_TARGET, error);
-  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      settings.triple, settings.cpu, settings.features, settings.options, settings.relocModel,
-      settings.codeModel, settings.codegenLevel));
+  std::unique_ptr<TargetMachine> machine(
+      target->createTargetMachine(settings.triple, settings.cpu, settings.features, settings.options,
+                                  settings.relocModel, settings.codeModel, settings.codegenLevel));
   if (!machine)
-    throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + settings.triple.str() + "'");
+    throw Failure(LLVMPLUG_ERROR_TARGET,
+                  "could not create a target machine for '" + settings.triple.str() + "'");
   return machine;
 }
 
@@ -181,13 +182,15 @@ class BigStackBackend : public lto::ThinBackendProc {
 public:
   BigStackBackend(const lto::Config &config, ModuleSummaryIndex &index,
                   const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
-                  ArrayRef<StringRef> libFuncs, unsigned threads, const CommonAlignments &alignments, Timer timer)
+                  ArrayRef<StringRef> libFuncs, unsigned threads, const CommonAlignments &alignments,
+                  Timer timer)
       : ThinBackendProc(config, index, defined, nullptr, false, heavyweight_hardware_concurrency(1)),
         addStream_(std::move(addStream)), libFuncs_(libFuncs.begin(), libFuncs.end()), threads_(threads),
         alignments_(alignments), timer_(timer) {}
 
   Error start(unsigned task, BitcodeModule module, const FunctionImporter::ImportMapTy &imports,
-              const FunctionImporter::ExportSetTy &, const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes> &,
+              const FunctionImporter::ExportSetTy &,
+              const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes> &,
               MapVector<StringRef, BitcodeModule> &moduleMap) override {
     const GVSummaryMapTy &defined = ModuleToDefinedGVSummaries.find(module.getModuleIdentifier())->second;
     // The import lists and maps live until LTO::run returns, after wait().
@@ -212,7 +215,8 @@ public:
   Error wait() override {
     timer_.stage("optimise+codegen");
     runBounded(
-        jobs_.size(), threads_, [&](size_t index) { return sizes_[index]; }, [&](size_t index) { jobs_[index](); });
+        jobs_.size(), threads_, [&](size_t index) { return sizes_[index]; },
+        [&](size_t index) { jobs_[index](); });
     return Error::success();
   }
 
@@ -245,7 +249,8 @@ public:
   SmallVector<char, 0> &forModule(StringRef name) {
     std::optional<size_t> index = moduleIndex(name, buffers_.size());
     if (!index)
-      throw Failure(LLVMPLUG_ERROR_INTERNAL, "ThinLTO produced output for an unknown module '" + name.str() + "'");
+      throw Failure(LLVMPLUG_ERROR_INTERNAL,
+                    "ThinLTO produced output for an unknown module '" + name.str() + "'");
     return buffers_[*index];
   }
   std::vector<std::string> take() {
@@ -280,7 +285,9 @@ std::map<std::string, Chosen> resolve(const std::vector<std::unique_ptr<lto::Inp
     for (const lto::InputFile::Symbol &symbol : inputs[index]->symbols()) {
       if (symbol.isUndefined())
         continue;
-      Chosen::Rank rank = symbol.isCommon() ? Chosen::Common : symbol.isWeak() ? Chosen::Weak : Chosen::Strong;
+      Chosen::Rank rank = symbol.isCommon() ? Chosen::Common
+                          : symbol.isWeak() ? Chosen::Weak
+                                            : Chosen::Strong;
       uint64_t size = rank == Chosen::Common ? symbol.getCommonSize() : 0;
       MaybeAlign alignment = rank == Chosen::Common ? MaybeAlign(symbol.getCommonAlignment()) : std::nullopt;
       Chosen candidate{index, rank, size, symbol.getIRName().str(), alignment};
@@ -294,7 +301,8 @@ std::map<std::string, Chosen> resolve(const std::vector<std::unique_ptr<lto::Inp
                                                std::to_string(index));
       if (alignment && (!current.commonAlignment || *current.commonAlignment < *alignment))
         current.commonAlignment = alignment;
-      if (rank > current.rank || (rank == Chosen::Common && current.rank == Chosen::Common && size > current.size)) {
+      if (rank > current.rank ||
+          (rank == Chosen::Common && current.rank == Chosen::Common && size > current.size)) {
         candidate.commonAlignment = current.commonAlignment;
         current = candidate;
       }
@@ -333,8 +341,8 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   config.CGOptLevel = settings.codegenLevel;
   config.OptLevel = settings.optLevel;
   config.CGFileType = settings.output == ThinSettings::Output::Assembly ? CodeGenFileType::AssemblyFile
-                                                                       : CodeGenFileType::ObjectFile;
-  config.DisableVerify = true; // every module was verified before it got here
+                                                                        : CodeGenFileType::ObjectFile;
+  config.DisableVerify = true;            // every module was verified before it got here
   config.ShouldDiscardValueNames = false; // bitcode output keeps its names, as compile's does
   config.DiagHandler = [&](const DiagnosticInfo &info) { reports.report(info); };
 
@@ -360,8 +368,8 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
       [threads, &alignments, timer](const lto::Config &config, ModuleSummaryIndex &index,
                                     const DenseMap<StringRef, GVSummaryMapTy> &defined, AddStreamFn addStream,
                                     FileCache, ArrayRef<StringRef> libFuncs) {
-        return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs, threads,
-                                                 alignments, timer);
+        return std::make_unique<BigStackBackend>(config, index, defined, std::move(addStream), libFuncs,
+                                                 threads, alignments, timer);
       },
       heavyweight_hardware_concurrency(threads));
   lto::LTO lto(std::move(config), std::move(backend));

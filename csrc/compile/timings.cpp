@@ -56,7 +56,8 @@ void Timings::Stages::close(Clock::time_point now) {
   if (!current)
     return;
   double seconds = secondsBetween(since, now);
-  auto same = std::find_if(done.begin(), done.end(), [&](const auto &entry) { return entry.first == current; });
+  auto same =
+      std::find_if(done.begin(), done.end(), [&](const auto &entry) { return entry.first == current; });
   if (same != done.end())
     same->second += seconds;
   else

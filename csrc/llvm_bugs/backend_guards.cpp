@@ -32,8 +32,8 @@ namespace {
 // tests/campaign_backends.py tell a guard's refusal from LLVM's errors by it.
 [[noreturn]] void refuse(StringRef backend, const Twine &what, StringRef bug, StringRef kind = "crash") {
   throw Failure(LLVMPLUG_ERROR_TARGET, (backend + ": " + what + ": a known LLVM 23.1.1 " + kind + " (" + bug +
-                                       "); refused before code generation")
-                                          .str());
+                                        "); refused before code generation")
+                                           .str());
 }
 
 // The first call of the intrinsic `declaration`, or null; with `used`, the
@@ -46,8 +46,10 @@ const CallBase *callOf(const Function &declaration, bool used) {
   return nullptr;
 }
 
-[[noreturn]] void refuseCall(StringRef backend, const CallBase &call, StringRef bug, StringRef kind = "crash") {
-  refuse(backend, "a call of " + call.getCalledFunction()->getName() + " (in @" + call.getFunction()->getName() + ")",
+[[noreturn]] void refuseCall(StringRef backend, const CallBase &call, StringRef bug,
+                             StringRef kind = "crash") {
+  refuse(backend,
+         "a call of " + call.getCalledFunction()->getName() + " (in @" + call.getFunction()->getName() + ")",
          bug, kind);
 }
 
@@ -142,7 +144,8 @@ void unloweredIntrinsics(const Module &module, StringRef backend) {
 // PAL metadata note is written without a pipeline and the object writer
 // segfaults (assembly output is fine, and so is a module with PAL metadata).
 void amdpalObject(const Module &module) {
-  if (module.getNamedMetadata("amdgpu.pal.metadata.msgpack") || module.getNamedMetadata("amdgpu.pal.metadata"))
+  if (module.getNamedMetadata("amdgpu.pal.metadata.msgpack") ||
+      module.getNamedMetadata("amdgpu.pal.metadata"))
     return; // the module brings its own PAL metadata: no crash
   for (const Function &function : module) {
     if (function.isDeclaration())
@@ -165,8 +168,9 @@ void amdpalObject(const Module &module) {
       break;
     }
   }
-  refuse("AMDGPU", "an amdpal object without a shader or kernel entry point (amdgpu_cs, amdgpu_ps, "
-                   "amdgpu_kernel, amdgpu_gfx, ...)",
+  refuse("AMDGPU",
+         "an amdpal object without a shader or kernel entry point (amdgpu_cs, amdgpu_ps, "
+         "amdgpu_kernel, amdgpu_gfx, ...)",
          "the PAL metadata writer segfaults; assembly output works");
 }
 
@@ -197,13 +201,9 @@ void aixDwarf5(const Module &module, const TargetMachine &machine) {
 // conditional branch or switch to a block that does not end the function,
 // or a switch to two or more such ends. Blocks that are only `unreachable`
 // are dropped first; a branch to two returning blocks works.
-bool onlyUnreachable(const BasicBlock &block) {
-  return isa<UnreachableInst>(block.front());
-}
+bool onlyUnreachable(const BasicBlock &block) { return isa<UnreachableInst>(block.front()); }
 
-bool endsFunction(const BasicBlock &block) {
-  return isa<ReturnInst, UnreachableInst>(block.getTerminator());
-}
+bool endsFunction(const BasicBlock &block) { return isa<ReturnInst, UnreachableInst>(block.getTerminator()); }
 
 void r600NoOpt(const Module &module) {
   for (const Function &function : module)
@@ -232,7 +232,8 @@ void msp430LandingPads(const Module &module) {
       if (const LandingPadInst *pad = block.getLandingPadInst())
         for (const User *user : pad->users())
           if (!isa<ResumeInst>(user) || pad->isCleanup())
-            refuse("MSP430", "a landingpad whose value is used, with optimisation (@" + function.getName() + ")",
+            refuse("MSP430",
+                   "a landingpad whose value is used, with optimisation (@" + function.getName() + ")",
                    "LiveVariables segfaults on the missing exception registers; -O0 works");
 }
 
@@ -322,19 +323,22 @@ void aarch64GhcArguments(const Module &module, const Triple &triple, bool optimi
              "code generation segfaults; with optimisation it compiles", "crash");
     if (optimised && !function.isDeclaration() && function.getCallingConv() == CallingConv::GHC &&
         any_of(function.args(), [](const Argument &argument) { return argument.hasByValAttr(); }))
-      refuse("AArch64", "a ghccc function with a byval parameter, with optimisation (@" + function.getName() + ")",
+      refuse("AArch64",
+             "a ghccc function with a byval parameter, with optimisation (@" + function.getName() + ")",
              "the GHC convention cannot pass it and LLVM aborts; -O0 works", "crash");
     if (!function.isDeclaration() && function.getCallingConv() == CallingConv::GHC &&
         ghcOverflows(function.getFunctionType(), function.getAttributes()))
-      refuse("AArch64", "a ghccc function with more arguments than the GHC convention's registers (@" +
-                            function.getName() + ")",
+      refuse("AArch64",
+             "a ghccc function with more arguments than the GHC convention's registers (@" +
+                 function.getName() + ")",
              "argument lowering runs out of registers and segfaults or aborts", "crash");
     for (const Instruction &instruction : instructions(function))
       if (const auto *call = dyn_cast<CallBase>(&instruction))
         if (call->getCallingConv() == CallingConv::GHC &&
             ghcOverflows(call->getFunctionType(), call->getAttributes()))
-          refuse("AArch64", "a ghccc call with more arguments than the GHC convention's registers (in @" +
-                                function.getName() + ")",
+          refuse("AArch64",
+                 "a ghccc call with more arguments than the GHC convention's registers (in @" +
+                     function.getName() + ")",
                  "call lowering runs out of registers and segfaults or aborts", "crash");
   }
 }
@@ -375,8 +379,8 @@ void lineTablesWithVariables(const Module &module, const Triple &triple, StringR
     for (const Instruction &instruction : instructions(function))
       variables |= !filterDbgVars(instruction.getDbgRecordRange()).empty();
     if (variables)
-      refuse(backend, "local variable debug info in a LineTablesOnly compile unit (@" +
-                                        function.getName() + ")",
+      refuse(backend,
+             "local variable debug info in a LineTablesOnly compile unit (@" + function.getName() + ")",
              "DwarfDebug::finishEntityDefinitions segfaults; FullDebug works");
   }
 }
@@ -438,8 +442,9 @@ void cfguardWithoutCoff(const Module &module, const Triple &triple, StringRef ba
     return;
   for (const Function &function : module)
     if (addressEscapes(function))
-      refuse(backend, "the cfguard module flag on a target without COFF sections, with @" + function.getName() +
-                          "'s address taken",
+      refuse(backend,
+             "the cfguard module flag on a target without COFF sections, with @" + function.getName() +
+                 "'s address taken",
              "WinCFGuard::endModule switches to the missing .gfids section and segfaults");
 }
 
@@ -485,10 +490,12 @@ void armPseudoProbes(const Module &module, const TargetMachine &machine) {
     if (!call || !checked.insert(call->getFunction()).second)
       continue;
     const Function &function = *call->getFunction();
-    if (function.hasOptNone() || function.hasMinSize() || function.getFnAttribute("use-soft-float").getValueAsBool())
+    if (function.hasOptNone() || function.hasMinSize() ||
+        function.getFnAttribute("use-soft-float").getValueAsBool())
       continue;
     Attribute cpuAttribute = function.getFnAttribute("target-cpu");
-    std::string cpu = (cpuAttribute.isValid() ? cpuAttribute.getValueAsString() : machine.getTargetCPU()).str();
+    std::string cpu =
+        (cpuAttribute.isValid() ? cpuAttribute.getValueAsString() : machine.getTargetCPU()).str();
     if (cpu.empty())
       cpu = "generic";
     std::string features = machine.getTargetFeatureString().str();
@@ -498,8 +505,9 @@ void armPseudoProbes(const Module &module, const TargetMachine &machine) {
     if (added)
       entry->second = armLatencyScheduled(machine, cpu, features);
     if (entry->second)
-      refuseCall("ARM", *call, "ScoreboardHazardRecognizer::EmitInstruction segfaults on the probe when the "
-                               "CPU is scheduled with itineraries; -O0 works");
+      refuseCall("ARM", *call,
+                 "ScoreboardHazardRecognizer::EmitInstruction segfaults on the probe when the "
+                 "CPU is scheduled with itineraries; -O0 works");
   }
 }
 
@@ -526,16 +534,18 @@ void spirvExtendedVectorReturns(const Module &module) {
     if (function.isDeclaration())
       continue;
     if (extended(function.getReturnType()))
-      refuse("SPIRV", "@" + function.getName() + " returns " + typeName(function.getReturnType()) +
-                          ", a vector with no machine value type",
+      refuse("SPIRV",
+             "@" + function.getName() + " returns " + typeName(function.getReturnType()) +
+                 ", a vector with no machine value type",
              Bug);
     for (const Instruction &instruction : instructions(function)) {
       const auto *call = dyn_cast<CallBase>(&instruction);
       if (!call || !extended(call->getType()) ||
           (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic()))
         continue;
-      refuse("SPIRV", "a call in @" + function.getName() + " returns " + typeName(call->getType()) +
-                          ", a vector with no machine value type",
+      refuse("SPIRV",
+             "a call in @" + function.getName() + " returns " + typeName(call->getType()) +
+                 ", a vector with no machine value type",
              Bug);
     }
   }
@@ -597,8 +607,8 @@ void refuseKnownBackendCrashes(const Module &module, const TargetMachine &machin
     aixDwarf5(module, machine);
   if (!module.debug_compile_units().empty())
     lineTablesWithVariables(module, triple, machine.getTarget().getBackendName());
-  cfguardWithoutCoff(module, triple, backend.empty() ? StringRef(machine.getTarget().getBackendName()) : backend,
-                     object);
+  cfguardWithoutCoff(module, triple,
+                     backend.empty() ? StringRef(machine.getTarget().getBackendName()) : backend, object);
 }
 
 } // namespace llvmplug

@@ -21,8 +21,7 @@ namespace llvmplug {
 // when `module`, about to be compiled by `machine` to an object (`object`)
 // or assembly, is one a guard recognises. Reads only; call it after the IR
 // pipeline, right before code generation.
-void refuseKnownBackendCrashes(const llvm::Module &module, const llvm::TargetMachine &machine,
-                               bool object);
+void refuseKnownBackendCrashes(const llvm::Module &module, const llvm::TargetMachine &machine, bool object);
 
 } // namespace llvmplug
 

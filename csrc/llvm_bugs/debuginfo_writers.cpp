@@ -88,8 +88,9 @@ bool annotationsValid(const Metadata *raw) {
   return true;
 }
 
-const char *const InvalidAnnotations = "invalid annotations: each must be !{!\"name\", a string or an integer} "
-                                       "(DwarfUnit::addAnnotation), a string for btf_decl_tag and btf_type_tag (BTF)";
+const char *const InvalidAnnotations =
+    "invalid annotations: each must be !{!\"name\", a string or an integer} "
+    "(DwarfUnit::addAnnotation), a string for btf_decl_tag and btf_type_tag (BTF)";
 
 // DISubrange's and DISubrangeType's bound accessors: cast<ConstantInt> of a
 // constant bound. (The verifier checks a bound's kind, not the constant's.)
@@ -171,8 +172,9 @@ std::optional<Problem> compositeType(const DICompositeType &type, bool codeView)
   // hasVectorBeenPadded: cast<DISubrange>, then cast<ConstantInt *> of its count.
   if (type.isVector()) {
     const auto *elements = dyn_cast_or_null<MDTuple>(type.getRawElements());
-    const auto *subrange =
-        elements && elements->getNumOperands() == 1 ? dyn_cast_or_null<DISubrange>(elements->getOperand(0)) : nullptr;
+    const auto *subrange = elements && elements->getNumOperands() == 1
+                               ? dyn_cast_or_null<DISubrange>(elements->getOperand(0))
+                               : nullptr;
     const Metadata *count = subrange ? subrange->getRawCountNode() : nullptr;
     if (!subrange || (count && !mdconst::hasa<ConstantInt>(count)))
       return Problem{"vector type must have one subrange with an integer count (hasVectorBeenPadded)", &type};
@@ -180,7 +182,8 @@ std::optional<Problem> compositeType(const DICompositeType &type, bool codeView)
   // CodeViewDebug::lowerTypeArray: cast<DISubrange> of every element.
   if (codeView && type.getTag() == dwarf::DW_TAG_array_type)
     if (const auto *elements = dyn_cast_or_null<MDTuple>(type.getRawElements()))
-      if (!all_of(elements->operands(), [](const MDOperand &e) { return isa_and_nonnull<DISubrange>(e.get()); }))
+      if (!all_of(elements->operands(),
+                  [](const MDOperand &e) { return isa_and_nonnull<DISubrange>(e.get()); }))
         return Problem{"array type elements must be subranges (CodeView)", &type};
   // DwarfUnit::constructTypeDIE: DD->isUnsignedDIType of the discriminator's base type.
   if (const auto *discriminator = dyn_cast_or_null<DIDerivedType>(type.getRawDiscriminator()))
@@ -198,7 +201,8 @@ std::optional<Problem> stringType(const DIStringType &type) {
   if ((length && !isa<DIVariable>(length)) || (lengthExpression && !isa<DIExpression>(lengthExpression)) ||
       (location && !isa<DIExpression>(location)))
     return Problem{"string type stringLength must be a variable, stringLengthExpression and "
-                   "stringLocationExpression expressions", &type};
+                   "stringLocationExpression expressions",
+                   &type};
   return std::nullopt;
 }
 
@@ -226,7 +230,8 @@ std::optional<Problem> templateValueParameter(const DITemplateValueParameter &pa
 std::optional<Problem> importedEntity(const DIImportedEntity &imported) {
   const Metadata *entity = imported.getRawEntity();
   if (!isa_and_nonnull<DINamespace, DIModule, DISubprogram, DIType, DIGlobalVariable>(entity))
-    return Problem{"imported entity must be a namespace, module, subprogram, type or global variable", &imported};
+    return Problem{"imported entity must be a namespace, module, subprogram, type or global variable",
+                   &imported};
   if (const Metadata *raw = imported.getRawElements()) {
     const auto *elements = dyn_cast<MDTuple>(raw);
     if (!elements || !all_of(elements->operands(), [](const MDOperand &operand) {

@@ -65,8 +65,8 @@ std::optional<std::string> compilerHabit(StringRef token) {
   // -03 (a zero) and --O3 (two dashes) for -O3.
   if ((token.size() == 3 && token.starts_with("-0") && isDigit(token[2])) ||
       (token.size() == 4 && token.starts_with("--O") && isDigit(token[3])))
-    return quoted(token) + "is not an optimisation level: did you mean -O" + token.substr(token.size() - 1).str() +
-           " (one dash, the letter O)?";
+    return quoted(token) + "is not an optimisation level: did you mean -O" +
+           token.substr(token.size() - 1).str() + " (one dash, the letter O)?";
   // -O0..-O3 reach the option registry only from set_options: they are a
   // compile's flags, and LLVM's "unknown option" says so well enough.
   if (token.size() == 3 && token.starts_with("-O") && token[2] >= '0' && token[2] <= '3')
@@ -74,7 +74,7 @@ std::optional<std::string> compilerHabit(StringRef token) {
   if (token.size() >= 3 && token.starts_with("-O") && isDigit(token[2]))
     return quoted(token) + "is not an optimisation level: llvmplug takes -O0, -O1, -O2 or -O3";
   if (token == "-g" || (token.starts_with("-g") && (isDigit(token.back()) || token.starts_with("-gdwarf") ||
-                                                     token.starts_with("-ggdb"))))
+                                                    token.starts_with("-ggdb"))))
     return quoted(token) + "is clang's 'generate debug info': debug info comes from the module's own "
                            "metadata (compile the source with -g); LLVM keeps what the IR has";
   if (token.starts_with("-W") && token.size() > 2)
@@ -89,8 +89,8 @@ std::optional<std::string> compilerHabit(StringRef token) {
   if (bare.starts_with("m") && !hasValue && bare.size() > 1) {
     StringRef feature = bare.drop_front(1);
     bool off = feature.consume_front("no-");
-    return quoted(token) + "is clang's way to name a target feature: llc's is -mattr=" +
-           (off ? "-" : "+") + feature.str() + " (target_info(TRIPLE) lists a target's features)";
+    return quoted(token) + "is clang's way to name a target feature: llc's is -mattr=" + (off ? "-" : "+") +
+           feature.str() + " (target_info(TRIPLE) lists a target's features)";
   }
   if (bare.starts_with("f") && bare.size() > 1)
     return quoted(token) + "is a clang or gcc flag: llvmplug takes llc's flags and LLVM's options "

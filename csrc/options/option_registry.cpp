@@ -29,9 +29,8 @@ namespace llvmplug {
 namespace {
 
 // Options whose handlers print help or a version and then call exit().
-constexpr StringRef ExitingOptions[] = {"help",      "help-hidden",
-                                        "help-list", "help-list-hidden",
-                                        "h",         "version"};
+constexpr StringRef ExitingOptions[] = {"help", "help-hidden", "help-list", "help-list-hidden",
+                                        "h",    "version"};
 
 bool accumulates(const cl::Option &option) {
   auto flag = option.getNumOccurrencesFlag();
@@ -69,9 +68,7 @@ std::string tidy(std::string text) {
   return trimmed.trim().str();
 }
 
-std::string utf8(StringRef s) {
-  return json::isUTF8(s) ? s.str() : json::fixUTF8(s);
-}
+std::string utf8(StringRef s) { return json::isUTF8(s) ? s.str() : json::fixUTF8(s); }
 
 // The width LLVM's help printer passes: the widest option's. Some options
 // (debug-counter) compute their padding as width minus a name length, and a
@@ -133,8 +130,8 @@ std::string text(cl::boolOrDefault value) { return std::to_string(static_cast<in
 struct KnownType {
   const void *vtable;
   ValueReader reader;
-  StringRef valueName;                     // the parser's; empty for bool
-  void (*read)(cl::Option &, Shape &);     // value and default; null for lists
+  StringRef valueName;                 // the parser's; empty for bool
+  void (*read)(cl::Option &, Shape &); // value and default; null for lists
 };
 
 template <typename T, bool External> void readScalar(cl::Option &option, Shape &shape) {
@@ -272,8 +269,7 @@ Shape shapeOf(cl::Option &option, size_t width) {
   return shape;
 }
 
-json::Object describeOption(cl::Option &option, size_t width, bool sticky,
-                            const Verdict &verdict) {
+json::Object describeOption(cl::Option &option, size_t width, bool sticky, const Verdict &verdict) {
   Shape shape = shapeOf(option, width);
   json::Value type = nullptr;
   if (!shape.type.empty())
@@ -317,8 +313,7 @@ std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const
     bool hasValue = body.contains('=');
 
     if (is_contained(ExitingOptions, name))
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    "option '-" + name.str() + "' is not available through llvmplug");
+      throw Failure(LLVMPLUG_ERROR_OPTION, "option '-" + name.str() + "' is not available through llvmplug");
     auto found = registered.find(name);
     if (found == registered.end()) {
       if (std::optional<std::string> habit = compilerHabit(token))
@@ -329,10 +324,8 @@ std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const
                         (near.empty() ? std::string() : "; did you mean " + near + "?"));
     }
     cl::Option *option = found->second;
-    if (option->isPositional() || option->isSink() || option->isConsumeAfter() ||
-        option->isDefaultOption())
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    "option '-" + name.str() + "' is not available through llvmplug");
+    if (option->isPositional() || option->isSink() || option->isConsumeAfter() || option->isDefaultOption())
+      throw Failure(LLVMPLUG_ERROR_OPTION, "option '-" + name.str() + "' is not available through llvmplug");
 
     std::string written = token.str();
     if (!hasValue && option->getValueExpectedFlag() == cl::ValueRequired) {
@@ -342,8 +335,7 @@ std::vector<Setting> OptionRegistry::resolve(ArrayRef<std::string> tokens) const
       value = tokens[++i];
       written += " " + value.str();
     } else if (hasValue && option->getValueExpectedFlag() == cl::ValueDisallowed) {
-      throw Failure(LLVMPLUG_ERROR_OPTION,
-                    "option '-" + name.str() + "' does not take a value");
+      throw Failure(LLVMPLUG_ERROR_OPTION, "option '-" + name.str() + "' does not take a value");
     }
     checkAllowed(*option, name, value);
     settings.push_back(Setting{option, std::move(written), value.str()});
@@ -370,8 +362,7 @@ void OptionRegistry::apply(const std::vector<Setting> &settings) {
       if (s.option->addOccurrence(0, s.option->ArgStr, values[i], /*MultiArg=*/i > 0)) {
         std::string detail = tidy(capture.take());
         throw Failure(LLVMPLUG_ERROR_OPTION,
-                      "bad value in '" + s.token + "'" +
-                          (detail.empty() ? std::string() : ": " + detail));
+                      "bad value in '" + s.token + "'" + (detail.empty() ? std::string() : ": " + detail));
       }
     }
   }
@@ -429,13 +420,13 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef 
     auto bound = [](double b) {
       return std::isinf(b) ? std::string("any") : std::to_string(static_cast<long long>(b));
     };
-    throw Failure(LLVMPLUG_ERROR_OPTION,
-                  "value '" + value.str() + "' of option '-" + name.str() +
-                      "' is refused by the safe option policy: the safe range is " +
-                      bound(verdict.minValue) + " to " + bound(verdict.maxValue) + ", read as " +
-                      (reader == ValueReader::Unknown ? "a plain decimal number"
-                                                      : "the option's parser reads it") +
-                      " (" + verdict.reason + "); other values only with Plugin(policy=\"all\")");
+    throw Failure(
+        LLVMPLUG_ERROR_OPTION,
+        "value '" + value.str() + "' of option '-" + name.str() +
+            "' is refused by the safe option policy: the safe range is " + bound(verdict.minValue) + " to " +
+            bound(verdict.maxValue) + ", read as " +
+            (reader == ValueReader::Unknown ? "a plain decimal number" : "the option's parser reads it") +
+            " (" + verdict.reason + "); other values only with Plugin(policy=\"all\")");
   }
   throw Failure(LLVMPLUG_ERROR_OPTION,
                 "option '-" + name.str() + "' is refused by the safe option policy (" +
@@ -530,8 +521,7 @@ std::string OptionRegistry::describe(StringRef pattern) const {
   size_t width = helpWidth();
   json::Array options;
   for (auto &[name, option] : matching)
-    options.push_back(
-        describeOption(*option, width, sticky_.count(option) != 0, classify(*option).verdict));
+    options.push_back(describeOption(*option, width, sticky_.count(option) != 0, classify(*option).verdict));
   std::string text;
   raw_string_ostream os(text);
   os << json::Value(std::move(options));
@@ -632,9 +622,8 @@ void OptionGroups::enter(const OptionRegistry &registry, const std::vector<Setti
   // Join the running group if it has this option set, unless others have
   // waited while it admitted a burst (so that no set starves); start a group
   // when the copy is idle.
-  changed_.wait(hold, [&] {
-    return inside_ == 0 || (current_ == key && (othersWaiting() == 0 || admitted_ < Burst));
-  });
+  changed_.wait(
+      hold, [&] { return inside_ == 0 || (current_ == key && (othersWaiting() == 0 || admitted_ < Burst)); });
   if (--waiting_[key] == 0)
     waiting_.erase(key);
   if (inside_ == 0) {
@@ -670,8 +659,7 @@ size_t OptionGroups::waitingTotal() const {
   return total;
 }
 
-ScopedOptions::ScopedOptions(const OptionRegistry &registry, const std::vector<Setting> &settings,
-                             bool alone)
+ScopedOptions::ScopedOptions(const OptionRegistry &registry, const std::vector<Setting> &settings, bool alone)
     : registry_(registry), touched_(distinctOptions(settings)) {
   auto &registered = cl::getRegisteredOptions();
   for (const char *name : WrittenByTargets) {

@@ -114,8 +114,7 @@ private:
   // be re-applied (out of memory) is left at its default.
   void restore(llvm::ArrayRef<llvm::cl::Option *> options) const noexcept;
   // Throws Failure if the policy refuses the option or this value of it.
-  void checkAllowed(llvm::cl::Option &option, llvm::StringRef name,
-                    llvm::StringRef value) const;
+  void checkAllowed(llvm::cl::Option &option, llvm::StringRef name, llvm::StringRef value) const;
 
   std::map<llvm::cl::Option *, std::vector<Setting>> sticky_;
   bool stickyBeyondValues_ = false; // see stickyBeyondValues(); set under the exclusive lock
@@ -165,8 +164,7 @@ public:
   // Blocks until the call may run with `settings` (whose optionSetKey is
   // `key`) in force. Throws Failure if they cannot be applied; then the call
   // has not entered.
-  void enter(const OptionRegistry &registry, const std::vector<Setting> &settings,
-             const std::string &key);
+  void enter(const OptionRegistry &registry, const std::vector<Setting> &settings, const std::string &key);
   void leave() noexcept;
 
 private:

@@ -73,10 +73,8 @@ json::Value canonical(const std::optional<Verdict> &verdict) {
     return nullptr;
   const auto &[kind, reason, minValue, maxValue] = *verdict;
   // Bounds as text: JSON has no infinity.
-  return json::Object{{"class", className(kind)},
-                      {"reason", reason},
-                      {"min", number(minValue)},
-                      {"max", number(maxValue)}};
+  return json::Object{
+      {"class", className(kind)}, {"reason", reason}, {"min", number(minValue)}, {"max", number(maxValue)}};
 }
 
 std::string canonical(const PassEntry &entry) {
@@ -84,15 +82,12 @@ std::string canonical(const PassEntry &entry) {
   json::Array shown;
   for (const PassParameter &parameter : parameters) {
     const auto &[parameterName, value, parameterVerdict] = parameter;
-    shown.push_back(json::Object{
-        {"name", parameterName}, {"value", value}, {"verdict", canonical(parameterVerdict)}});
+    shown.push_back(
+        json::Object{{"name", parameterName}, {"value", value}, {"verdict", canonical(parameterVerdict)}});
   }
-  json::Value row = json::Object{{"name", name},
-                                 {"kinds", json::Array(kinds)},
-                                 {"syntax", syntax},
-                                 {"parameters", std::move(shown)},
-                                 {"analysis", analysis},
-                                 {"verdict", canonical(verdict)}};
+  json::Value row = json::Object{{"name", name},         {"kinds", json::Array(kinds)},
+                                 {"syntax", syntax},     {"parameters", std::move(shown)},
+                                 {"analysis", analysis}, {"verdict", canonical(verdict)}};
   std::string text;
   raw_string_ostream(text) << row;
   return text;
@@ -130,8 +125,8 @@ void compareRows(StringRef what, const std::vector<Row> &built, const std::vecto
     if (found == builtRows.end())
       differences.push_back(what.str() + " '" + name + "': not in the build's tables");
     else if (found->second != text)
-      differences.push_back(what.str() + " '" + name + "': the build's " + found->second +
-                            ", this copy's " + text);
+      differences.push_back(what.str() + " '" + name + "': the build's " + found->second + ", this copy's " +
+                            text);
   }
   for (const auto &[name, text] : builtRows)
     if (!computedRows.count(name))
@@ -166,9 +161,10 @@ std::optional<Classified> prebuiltClass(StringRef name) {
   if (tableSource() != TableSource::Build || tables.captureWorks != OutputCapture::works())
     return std::nullopt;
   const prebuilt::OptionRow *end = tables.options + tables.optionCount;
-  const prebuilt::OptionRow *row = std::lower_bound(
-      tables.options, end, name,
-      [](const prebuilt::OptionRow &row, StringRef name) { return StringRef(row.name) < name; });
+  const prebuilt::OptionRow *row =
+      std::lower_bound(tables.options, end, name, [](const prebuilt::OptionRow &row, StringRef name) {
+        return StringRef(row.name) < name;
+      });
   if (row == end || StringRef(row->name) != name)
     return std::nullopt;
   return Classified{*verdictOf(row->verdict), row->reader};

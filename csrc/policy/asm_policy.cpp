@@ -37,8 +37,8 @@ namespace {
 }
 
 bool plainName(StringRef name) {
-  return name.empty() || (!isDigit(name.front()) &&
-                          all_of(name, [](char c) { return isAlnum(c) || c == '_' || c == '$'; }));
+  return name.empty() ||
+         (!isDigit(name.front()) && all_of(name, [](char c) { return isAlnum(c) || c == '_' || c == '$'; }));
 }
 
 // Operands AsmPrinter prints by name: globals, also inside constant
@@ -58,7 +58,7 @@ void checkSymbolOperands(const CallBase &call, const std::string &where) {
     if (auto *global = dyn_cast<GlobalValue>(constant)) {
       if (!plainName(global->getName()))
         refuseAsm(where, "an inline asm operand naming '" + global->getName().str() +
-                          "' (a symbol name that is not a plain identifier is printed into the asm text)");
+                             "' (a symbol name that is not a plain identifier is printed into the asm text)");
       continue;
     }
     for (const Value *operand : constant->operands())
@@ -155,7 +155,8 @@ public:
                                "counted)");
       for (const AsmFacts::Use &use : blob.facts.uses) {
         std::uint64_t terms = expanded(use.expression, blob.where);
-        evaluation = SaturatingAdd(evaluation, SaturatingMultiply(SaturatingMultiply(terms, use.times), blob.copies));
+        evaluation =
+            SaturatingAdd(evaluation, SaturatingMultiply(SaturatingMultiply(terms, use.times), blob.copies));
       }
       if (evaluation > MaxAsmEvaluation)
         beyond(blob.where, "MC would evaluate more than " + std::to_string(MaxAsmEvaluation) +
@@ -191,8 +192,8 @@ private:
   void refuseStatements(StringRef text, const std::string &where) const {
     if (!StringRef(text).trim().empty())
       refuseAsm(where, "assembler text on " + std::string(fragile) +
-                        " (its streamers crash on ordinary statements such as '.byte x' or '.globl x'; "
-                        "only empty asm passes)");
+                           " (its streamers crash on ordinary statements such as '.byte x' or '.globl x'; "
+                           "only empty asm passes)");
   }
 
   // The names of the symbols the module itself defines, as MC sees them: a
@@ -234,19 +235,20 @@ private:
         auto existing = symbols.find(name);
         if (existing != symbols.end())
           refuseAsm(blob.where, "a second definition of the symbol '" + name +
-                                 "' (each asm symbol is defined once, so no definition can form a cycle)");
+                                    "' (each asm symbol is defined once, so no definition can form a cycle)");
         std::uint64_t terms = definition.value.terms;
         unsigned depth = 0;
         for (const std::string &used : definition.value.names) {
           auto symbol = symbols.find(used);
           // Visible: defined before, in this text or in module asm (which MC
           // reads before every inline asm).
-          bool visible = symbol != symbols.end() && (symbol->second.blob == b || symbol->second.blob < moduleBlobs);
+          bool visible =
+              symbol != symbols.end() && (symbol->second.blob == b || symbol->second.blob < moduleBlobs);
           if (!visible) {
             if (variables.contains(used))
               refuseAsm(blob.where, "the definition of '" + name + "', which uses '" + used +
-                                     "' before it is defined or from another asm text (a cycle MC "
-                                     "cannot evaluate could form)");
+                                        "' before it is defined or from another asm text (a cycle MC "
+                                        "cannot evaluate could form)");
             continue;
           }
           terms = SaturatingAdd(terms, symbol->second.terms);
@@ -296,7 +298,8 @@ private:
 // is Intel (AsmPrinter::doInitialization; -x86-asm-syntax=intel) and without
 // them when ModuleSymbolTable collects its symbols: both are checked.
 std::vector<bool> moduleAsmReadings(const TargetMachine &machine) {
-  if (machine.getTargetTriple().isX86() && machine.getMCAsmInfo().getAssemblerDialect() == InlineAsm::AD_Intel)
+  if (machine.getTargetTriple().isX86() &&
+      machine.getMCAsmInfo().getAssemblerDialect() == InlineAsm::AD_Intel)
     return {false, true};
   return {false};
 }

@@ -73,7 +73,7 @@ constexpr unsigned MaxAsmSymbols = 65536;
 constexpr std::uint64_t MaxAsmEvaluation = std::uint64_t(16) << 20;
 
 struct AsmRules {
-  bool check = false; // the safe policy, for a target that assembles asm text
+  bool check = false;                           // the safe policy, for a target that assembles asm text
   const llvm::TargetMachine *machine = nullptr; // the compile's: its MCAsmInfo and triple
 };
 

@@ -154,8 +154,10 @@ private:
   // Bytes of padding or fill, in the target's unit (asm_directives.def: AMDGPU).
   void emitted(std::uint64_t bytes) {
     if (bytes % target.sizeUnit)
-      refuse("'" + directive + "' of " + std::to_string(bytes) + " bytes on a target whose assembler hangs on "
-             "code that is not whole " + std::to_string(target.sizeUnit) + "-byte words (LLVM 23.1.1)");
+      refuse("'" + directive + "' of " + std::to_string(bytes) +
+             " bytes on a target whose assembler hangs on "
+             "code that is not whole " +
+             std::to_string(target.sizeUnit) + "-byte words (LLVM 23.1.1)");
     expand(bytes);
   }
 
@@ -568,8 +570,9 @@ private:
       break;
     case AsmRule::Repeat: {
       if (!first || !head.is(AsmToken::Identifier) || StringRef(name) != StringRef(name).lower())
-        refuse("'" + name + "' after a label, quoted or not in lower case (MC's .rept body scanner "
-                            "would not see it)");
+        refuse("'" + name +
+               "' after a label, quoted or not in lower case (MC's .rept body scanner "
+               "would not see it)");
       std::uint64_t count = std::max<std::uint64_t>(literal("count"), 1); // .rept 0 multiplies nothing away
       end();
       repeats.push_back({count, tok.getLoc().getPointer(), multiplier, statements});
@@ -578,8 +581,9 @@ private:
     }
     case AsmRule::EndRepeat: {
       if (!first || !head.is(AsmToken::Identifier) || name != ".endr")
-        refuse("'" + name + "' after a label, quoted or not in lower case (MC's .rept body scanner "
-                            "would not see it)");
+        refuse("'" + name +
+               "' after a label, quoted or not in lower case (MC's .rept body scanner "
+               "would not see it)");
       if (repeats.empty())
         refuse("an '.endr' without its '.rept'");
       Repeat repeat = repeats.back();
@@ -711,9 +715,9 @@ private:
       if (tok.is(AsmToken::Minus) || tok.is(AsmToken::Plus))
         lex();
       bool number = tok.is(AsmToken::Real) || tok.is(AsmToken::Integer);
-      bool special = tok.is(AsmToken::Identifier) &&
-                     (tok.getString().equals_insensitive("inf") || tok.getString().equals_insensitive("infinity") ||
-                      tok.getString().equals_insensitive("nan"));
+      bool special = tok.is(AsmToken::Identifier) && (tok.getString().equals_insensitive("inf") ||
+                                                      tok.getString().equals_insensitive("infinity") ||
+                                                      tok.getString().equals_insensitive("nan"));
       if (!number && !special)
         refuse(shown(tok) + " where '" + directive + "' takes a floating-point literal");
       lex();
@@ -825,7 +829,8 @@ private:
       case AsmToken::Integer:
         if (tok.getAPIntVal().getActiveBits() > 31)
           throw Failure(LLVMPLUG_ERROR_LIMIT, where + ": the number " + tok.getString().str() + " in '" +
-                                                  directive + "' is beyond llvmplug's limit of 2^31 under "
+                                                  directive +
+                                                  "' is beyond llvmplug's limit of 2^31 under "
                                                   "the safe policy");
         break;
       default:
@@ -891,7 +896,8 @@ private:
   void checkRepeatBody(StringRef body) const {
     for (const char *escape : {"\\@", "\\+", "\\("})
       if (body.contains(escape))
-        refuse("'" + std::string(escape) + "' inside a .rept body (MC substitutes it when expanding the body)");
+        refuse("'" + std::string(escape) +
+               "' inside a .rept body (MC substitutes it when expanding the body)");
     if (!target.machO)
       return;
     for (size_t i = body.find('$'); i != StringRef::npos; i = body.find('$', i + 1))
@@ -902,8 +908,8 @@ private:
 
   struct Repeat {
     std::uint64_t count;
-    const char *body;        // where the body's text starts
-    std::uint64_t outer;     // the multiplier around it
+    const char *body;         // where the body's text starts
+    std::uint64_t outer;      // the multiplier around it
     std::uint64_t statements; // statements read before the body
   };
 

@@ -37,9 +37,9 @@ struct AsmTarget {
   const llvm::MCAsmInfo *info = nullptr;
   std::uint32_t architecture = 0; // asmscope bits (asm_directives.h)
   std::uint32_t format = 0;
-  bool alignInBytes = true; // .align N pads to N bytes (else to 2^N)
-  bool machO = false;       // .rept bodies substitute $0-$9, $n and $$
-  bool masmIntegers = false; // x86 Intel dialect: AsmPrinter lexes 10h, 1010b...
+  bool alignInBytes = true;   // .align N pads to N bytes (else to 2^N)
+  bool machO = false;         // .rept bodies substitute $0-$9, $n and $$
+  bool masmIntegers = false;  // x86 Intel dialect: AsmPrinter lexes 10h, 1010b...
   std::uint64_t sizeUnit = 1; // .space/.fill sizes must be multiples of it (4 on AMDGPU)
 };
 
@@ -54,12 +54,12 @@ struct AsmExpression {
 };
 
 struct AsmDefinition {
-  std::string name;     // a symbol made a variable (.set, =, .equ, .equiv, .weakref)
+  std::string name; // a symbol made a variable (.set, =, .equ, .equiv, .weakref)
   AsmExpression value;
 };
 
 struct AsmFacts {
-  std::uint64_t expansion = 0;           // bytes of padding, fill and repeated text, at most
+  std::uint64_t expansion = 0;            // bytes of padding, fill and repeated text, at most
   std::vector<AsmDefinition> definitions; // in text order
   std::vector<std::string> labels;        // other symbols it defines (labels, .comm)
   struct Use {
@@ -70,8 +70,8 @@ struct AsmFacts {
 };
 
 // Reads `text` for `target` (a NUL in it is a space to MC's lexer, as in
-// module asm; AsmPrinter cuts inline asm at one before). Throws Failure prefixed with `where`: LLVMPLUG_ERROR_OPTION for
-// what the safe policy refuses, naming the directive or construct,
+// module asm; AsmPrinter cuts inline asm at one before). Throws Failure prefixed with `where`:
+// LLVMPLUG_ERROR_OPTION for what the safe policy refuses, naming the directive or construct,
 // LLVMPLUG_ERROR_LIMIT for a size, count or expression beyond the limits.
 AsmFacts readAsmText(llvm::StringRef text, const AsmTarget &target, const std::string &where);
 

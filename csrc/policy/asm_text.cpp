@@ -138,7 +138,7 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
     }
     if (number >= operands)
       refuseAsm(where, "operand $" + std::to_string(number) + " of an inline asm call with " +
-                        std::to_string(operands) + " operands");
+                           std::to_string(operands) + " operands");
     if (visible()) {
       placeholders.push_back(out.size());
       out += AsmOperand;
@@ -159,10 +159,10 @@ std::string inlineAsmText(const InlineAsm &code, const TargetMachine &machine, c
       ++after;
     if (before != start)
       refuseAsm(where, "an inline asm operand joined to '" + out.substr(before, start - before) +
-                        "' before it (it could complete a directive name)");
+                           "' before it (it could complete a directive name)");
     if (after != end)
       refuseAsm(where, "an inline asm operand joined to '" + out.substr(end, after - end) +
-                        "' after it (printed empty, it would join the text around it)");
+                           "' after it (printed empty, it would join the text around it)");
   }
   return out;
 }

@@ -208,12 +208,10 @@ constexpr Reviewed Table[] = {
 
 // The type names LLVM's parsers print for numbers, and the value
 // descriptions LLVM's options use for numbers ("-stress-regalloc=<N>").
-constexpr StringRef NumericTypes[] = {"uint", "int", "ulong", "long", "number", "char",
-                                      "ElementCount", "N", "n", "x", "seed"};
+constexpr StringRef NumericTypes[] = {"uint",         "int", "ulong", "long", "number", "char",
+                                      "ElementCount", "N",   "n",     "x",    "seed"};
 
-bool matches(StringRef pattern, StringRef text) {
-  return Regex(pattern, Regex::IgnoreCase).match(text);
-}
+bool matches(StringRef pattern, StringRef text) { return Regex(pattern, Regex::IgnoreCase).match(text); }
 
 } // namespace
 
@@ -324,12 +322,11 @@ Verdict classifyOption(const OptionFacts &facts) {
 
   bool numeric = type == "bool" || type == "enum" || is_contained(NumericTypes, type);
   if (type.contains_insensitive("file") || type.contains_insensitive("directory"))
-    return Verdict{OptionClass::File, "its value is a path ('" + type.str() +
-                                          "'): LLVM reads or writes that file"};
+    return Verdict{OptionClass::File,
+                   "its value is a path ('" + type.str() + "'): LLVM reads or writes that file"};
   if (!numeric && matches("file|path|director|(^|[^a-z])dir([^a-z]|$)|output|yaml|json|csv|channel",
                           (name + " " + help).str()))
-    return Verdict{OptionClass::File,
-                   "a string naming a file or path: LLVM reads or writes that file"};
+    return Verdict{OptionClass::File, "a string naming a file or path: LLVM reads or writes that file"};
 
   // Printing and dumping: what the name says it does. Debug *info* is a
   // value of the compile, not a debugging aid.
@@ -348,8 +345,7 @@ Verdict classifyOption(const OptionFacts &facts) {
                    "its value type could not be learned without printing LLVM's help (an enum or a "
                    "custom parser, on a platform without the output capture), and no name or help "
                    "rule classifies it"};
-  return Verdict{OptionClass::Unknown,
-                 "no rule classifies this option: not reviewed for the safe policy"};
+  return Verdict{OptionClass::Unknown, "no rule classifies this option: not reviewed for the safe policy"};
 }
 
 } // namespace llvmplug

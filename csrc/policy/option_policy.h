@@ -28,13 +28,13 @@
 namespace llvmplug {
 
 enum class OptionClass {
-  Value,  // a value of the compile: allowed by the safe policy
-  Code,   // loads code or starts a program
-  File,   // reads or writes files or directories chosen by the caller
-  Print,  // prints, dumps or times onto the process's streams
-  Exit,   // prints and exits the process
-  State,  // changes state that outlives the call (or exits on bad input)
-  Unsafe, // crashes or hangs LLVM for some values (found by the sweep)
+  Value,   // a value of the compile: allowed by the safe policy
+  Code,    // loads code or starts a program
+  File,    // reads or writes files or directories chosen by the caller
+  Print,   // prints, dumps or times onto the process's streams
+  Exit,    // prints and exits the process
+  State,   // changes state that outlives the call (or exits on bad input)
+  Unsafe,  // crashes or hangs LLVM for some values (found by the sweep)
   Unknown, // no rule classifies it, or its type could not be learned: refused
 };
 
@@ -43,15 +43,15 @@ enum class OptionClass {
 // enums, custom parsers and options whose type could not be learned.
 enum class ValueReader {
   Unknown,
-  Bool,          // parser<bool>, parser<boolOrDefault>
-  Int,           // parser<int>: StringRef::getAsInteger(0), so 0x, 0b, 0o, 0 prefixes
-  Long,          // parser<long>
-  LongLong,      // parser<long long>
-  Unsigned,      // parser<unsigned>
-  UnsignedLong,  // parser<unsigned long>
+  Bool,         // parser<bool>, parser<boolOrDefault>
+  Int,          // parser<int>: StringRef::getAsInteger(0), so 0x, 0b, 0o, 0 prefixes
+  Long,         // parser<long>
+  LongLong,     // parser<long long>
+  Unsigned,     // parser<unsigned>
+  UnsignedLong, // parser<unsigned long>
   UnsignedLongLong,
-  Double,        // parser<double>: strtod over the whole text (hex floats, inf, nan)
-  Float,         // parser<float>: as double, then narrowed
+  Double, // parser<double>: strtod over the whole text (hex floats, inf, nan)
+  Float,  // parser<float>: as double, then narrowed
   String,
   Char,
 };

@@ -51,8 +51,9 @@ constexpr const char *Crash = "crashes the process (SIGSEGV) when a -passes pipe
 // reasons say what those runs and LLVM's source show. Keep them honest.
 constexpr Reviewed Table[] = {
     // Crash, write files, read files or print: refused.
-    {"free-machine-function", OptionClass::Unsafe, "frees a machine function that does not exist: "
-                                                   "free(): invalid pointer, abort"},
+    {"free-machine-function", OptionClass::Unsafe,
+     "frees a machine function that does not exist: "
+     "free(): invalid pointer, abort"},
     {"bb-sections-profile-reader", OptionClass::Unsafe, Crash},
     {"gc-function", OptionClass::Unsafe, "crashes (SIGSEGV) without the code generator's GC setup"},
     {"machine-function-info", OptionClass::Unsafe, Crash},
@@ -68,8 +69,9 @@ constexpr Reviewed Table[] = {
     {"aa-eval", OptionClass::Print, "prints its alias-analysis statistics to the process's stderr"},
     {"pa-eval", OptionClass::Print, "prints pointer-pair results to the process's stderr"},
     {"helloworld", OptionClass::Print, "prints each function's name to the process's stderr"},
-    {"lint", OptionClass::Print, "prints what it finds to the process's stderr (abort-on-error: a "
-                                 "fatal error)"},
+    {"lint", OptionClass::Print,
+     "prints what it finds to the process's stderr (abort-on-error: a "
+     "fatal error)"},
     {"debugify", OptionClass::Print,
      "adds synthetic debug info, and prints to the process's stderr for a module that has some"},
     {"pseudo-probe", OptionClass::Unsafe,
@@ -444,9 +446,7 @@ std::string outOfRange(StringRef pass, StringRef parameter, StringRef piece) {
   return "";
 }
 
-bool matches(StringRef pattern, StringRef text) {
-  return Regex(pattern, Regex::IgnoreCase).match(text);
-}
+bool matches(StringRef pattern, StringRef text) { return Regex(pattern, Regex::IgnoreCase).match(text); }
 
 // ---- LLVM's pipeline grammar ----------------------------------------------
 //
@@ -510,7 +510,9 @@ std::vector<StringRef> splitParameters(StringRef text) {
 }
 
 // What an element's name starts with: "print" for print<da><...>.
-StringRef baseName(StringRef text) { return text.take_until([](char c) { return c == '<'; }); }
+StringRef baseName(StringRef text) {
+  return text.take_until([](char c) { return c == '<'; });
+}
 
 // The index of the '>' closing the '<' at `open`, or npos.
 size_t closing(StringRef text, size_t open) {
@@ -528,8 +530,7 @@ size_t closing(StringRef text, size_t open) {
 // may hold <>: "print<structural-hash><detailed;...>", "alloc-token<mode=<mode>>".
 // NAME is the longest prefix after which exactly one <...> group remains.
 std::pair<StringRef, StringRef> splitNameAndSyntax(StringRef line) {
-  for (size_t open = line.rfind('<'); open != StringRef::npos && open > 0;
-       open = line.rfind('<', open - 1)) {
+  for (size_t open = line.rfind('<'); open != StringRef::npos && open > 0; open = line.rfind('<', open - 1)) {
     StringRef name = line.take_front(open);
     if (closing(line, open) == line.size() - 1 &&
         std::count(name.begin(), name.end(), '<') == std::count(name.begin(), name.end(), '>'))
@@ -599,8 +600,7 @@ struct Adaptor {
 };
 constexpr Adaptor Adaptors[] = {
     {"module", "", OptionClass::Value, "a pass manager: runs its inner pipeline over the module"},
-    {"cgscc", "", OptionClass::Value,
-     "a pass manager: runs its inner pipeline over each call-graph SCC"},
+    {"cgscc", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each call-graph SCC"},
     {"function", "eager-inv;no-rerun", OptionClass::Value,
      "a pass manager: runs its inner pipeline over each function"},
     {"loop", "", OptionClass::Value, "a pass manager: runs its inner pipeline over each loop"},
@@ -653,8 +653,7 @@ std::set<std::string> standardPasses() {
     return passName.empty() ? className : passName;
   };
   std::vector<ModulePassManager> pipelines;
-  for (OptimizationLevel level :
-       {OptimizationLevel::O1, OptimizationLevel::O2, OptimizationLevel::O3}) {
+  for (OptimizationLevel level : {OptimizationLevel::O1, OptimizationLevel::O2, OptimizationLevel::O3}) {
     pipelines.push_back(builder.buildPerModuleDefaultPipeline(level));
     pipelines.push_back(builder.buildThinLTOPreLinkDefaultPipeline(level));
     pipelines.push_back(builder.buildThinLTODefaultPipeline(level, nullptr));
@@ -785,19 +784,20 @@ const PassParameter *findParameter(const PassEntry &entry, StringRef piece) {
 [[noreturn]] void unknownParameter(const PassEntry &entry, StringRef piece) {
   bool levels = StringRef(entry.syntax).contains("O2");
   if (levels && (piece == "Os" || piece == "Oz"))
-    throw Failure(LLVMPLUG_ERROR_OPTION,
-                  "'" + entry.name + "<" + piece.str() + ">' in -passes: LLVM 23's pipelines have no " +
-                      piece.str() + " level; use " + entry.name + "<O2> with the functions marked " +
-                      (piece == "Os" ? "optsize" : "minsize") + " in the IR (what clang -" + piece.str() +
-                      " writes)");
+    throw Failure(LLVMPLUG_ERROR_OPTION, "'" + entry.name + "<" + piece.str() +
+                                             ">' in -passes: LLVM 23's pipelines have no " + piece.str() +
+                                             " level; use " + entry.name + "<O2> with the functions marked " +
+                                             (piece == "Os" ? "optsize" : "minsize") +
+                                             " in the IR (what clang -" + piece.str() + " writes)");
   std::vector<StringRef> names;
   for (const PassParameter &parameter : entry.parameters)
     if (!parameter.name.empty())
       names.push_back(parameter.name);
-  throw Failure(LLVMPLUG_ERROR_OPTION,
-                "unknown parameter '" + piece.str() + "' of pass '" + entry.name + "' in -passes (" +
-                    (entry.syntax.empty() ? std::string("it takes none") : "it takes <" + entry.syntax + ">") +
-                    ")" + closestNames(piece.split('=').first, names));
+  throw Failure(
+      LLVMPLUG_ERROR_OPTION,
+      "unknown parameter '" + piece.str() + "' of pass '" + entry.name + "' in -passes (" +
+          (entry.syntax.empty() ? std::string("it takes none") : "it takes <" + entry.syntax + ">") + ")" +
+          closestNames(piece.split('=').first, names));
 }
 
 void checkParameters(const PassEntry &entry, StringRef parameters) {
@@ -927,9 +927,9 @@ void PassCatalogue::checkSafe(StringRef pipeline) const {
     // levels) is allowed only if every reading of it is.
     for (auto [entry, parameters] : found) {
       if (!entry->verdict || entry->verdict->kind != OptionClass::Value)
-        throw Failure(LLVMPLUG_ERROR_OPTION,
-                      refusal((entry->analysis ? "analysis '" : "pass '") + entry->name + "'",
-                              entry->verdict));
+        throw Failure(
+            LLVMPLUG_ERROR_OPTION,
+            refusal((entry->analysis ? "analysis '" : "pass '") + entry->name + "'", entry->verdict));
       checkParameters(*entry, parameters);
     }
   }
@@ -948,8 +948,7 @@ std::string PassCatalogue::describe(StringRef pattern) const {
   };
   // The reviewed range of a numeric parameter (and of its indices), or null.
   auto rangeFields = [](json::Object &object, const PassEntry &entry, const PassParameter &parameter) {
-    const ReviewedNumber *number =
-        parameter.value == "N" ? findNumber(entry.name, parameter.name) : nullptr;
+    const ReviewedNumber *number = parameter.value == "N" ? findNumber(entry.name, parameter.name) : nullptr;
     auto range = [](const std::optional<NumberRange> &range) {
       return range ? json::Value(json::Array{range->minValue, range->maxValue}) : json::Value(nullptr);
     };

@@ -45,8 +45,7 @@ OptionRegistry *Registry = nullptr;
 }
 
 [[noreturn]] void onBadAlloc(void *, const char *reason, bool) {
-  throw Failure(LLVMPLUG_ERROR_INTERNAL,
-                std::string("out of memory in LLVM: ") + (reason ? reason : ""));
+  throw Failure(LLVMPLUG_ERROR_INTERNAL, std::string("out of memory in LLVM: ") + (reason ? reason : ""));
 }
 
 // Some LLVM state is set up by the first compile of a copy and kept for its
@@ -65,8 +64,7 @@ OptionRegistry *Registry = nullptr;
 // LLVMPLUG_PREVIOUS_LOAD=1 still runs the warm-up compile.
 void warmUpCompile(const OptionRegistry &registry) {
   try {
-    compileWithLockHeld(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n",
-                        "-O2");
+    compileWithLockHeld(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n", "-O2");
   } catch (...) {
     // A copy that cannot compile this fails every later compile anyway,
     // with the reason; the warm-up has nothing to add.
@@ -79,8 +77,7 @@ void latchDefaults(const OptionRegistry &registry) {
   if (llvm::RegisterRegAlloc::getDefault())
     return;
   // "default" is the node of -regalloc's own default (useDefaultRegisterAllocator).
-  for (const llvm::RegisterRegAlloc *node = llvm::RegisterRegAlloc::getList(); node;
-       node = node->getNext())
+  for (const llvm::RegisterRegAlloc *node = llvm::RegisterRegAlloc::getList(); node; node = node->getNext())
     if (node->getName() == "default")
       return llvm::RegisterRegAlloc::setDefault(node->getCtor());
   warmUpCompile(registry); // an LLVM without that node: latch it the slow way

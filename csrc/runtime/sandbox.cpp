@@ -2,7 +2,6 @@
 
 #include "failure.h"
 
-
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
@@ -50,12 +49,9 @@ llvm::json::Value SandboxReport::json() const {
     for (const std::string &reason : missing)
       summary += "; " + reason;
   }
-  return llvm::json::Object{{"enabled", wanted},
-                            {"landlock_abi", landlockAbi},
-                            {"seccomp", seccomp},
-                            {"layers", std::move(layers)},
-                            {"missing", std::move(why)},
-                            {"summary", summary}};
+  return llvm::json::Object{{"enabled", wanted},         {"landlock_abi", landlockAbi},
+                            {"seccomp", seccomp},        {"layers", std::move(layers)},
+                            {"missing", std::move(why)}, {"summary", summary}};
 }
 
 namespace {
@@ -205,8 +201,7 @@ std::string errnoText(int error) { return std::strerror(error); }
 
 [[noreturn]] void failClosed(const std::string &what, int error) {
   throw Failure(LLVMPLUG_ERROR_INTERNAL,
-                "cannot confine LLVM (" + what + ": " + errnoText(error) +
-                    "); nothing was run unconfined");
+                "cannot confine LLVM (" + what + ": " + errnoText(error) + "); nothing was run unconfined");
 }
 
 // The Landlock ABI of this kernel, or 0 and why not.
@@ -382,7 +377,7 @@ SandboxReport confineProcess(llvm::ArrayRef<std::string> readable) {
   SandboxReport report = confineThread(readable);
   // A crash leaves no image of the process (and its inputs) on disk, and
   // not dumpable also keeps other processes of the user from attaching.
-  struct rlimit none {0, 0};
+  struct rlimit none{0, 0};
   if (setrlimit(RLIMIT_CORE, &none) != 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     failClosed("core dumps off", errno);
   report.coreDumpsOff = true;

@@ -71,10 +71,10 @@ namespace llvmplug {
 
 // What confines a thread (or a process), for llvmplug_info.
 struct SandboxReport {
-  bool wanted = false;        // confinement was asked for
-  int landlockAbi = 0;        // the Landlock ABI applied; 0: none
-  bool seccomp = false;       // the seccomp filter is installed
-  bool coreDumpsOff = false;  // (process only) no core dump, not dumpable
+  bool wanted = false;              // confinement was asked for
+  int landlockAbi = 0;              // the Landlock ABI applied; 0: none
+  bool seccomp = false;             // the seccomp filter is installed
+  bool coreDumpsOff = false;        // (process only) no core dump, not dumpable
   std::vector<std::string> missing; // why a wanted layer is absent
 
   // A JSON object: enabled, landlock_abi, seccomp, layers, missing,

@@ -13,8 +13,8 @@
 
 #if defined(__linux__)
 #include <atomic>
-#include <cstdint>
 #include <csignal>
+#include <cstdint>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -326,9 +326,9 @@ void chooseConfinement(bool confined) {
   if (ThePool.stopped)
     shutDown();
   if (confined != ThePool.confined && !ThePool.lanes.empty())
-    throw Failure(LLVMPLUG_ERROR_ARGUMENT,
-                  std::string("this copy's threads are ") + (ThePool.confined ? "confined" : "not confined") +
-                      " already: the sandbox is chosen before a copy's first call");
+    throw Failure(LLVMPLUG_ERROR_ARGUMENT, std::string("this copy's threads are ") +
+                                               (ThePool.confined ? "confined" : "not confined") +
+                                               " already: the sandbox is chosen before a copy's first call");
   ThePool.confined = confined;
 }
 
