@@ -45,11 +45,13 @@ endif()
 # SDK of the same version changes LLVMExports*.cmake or LLVMConfig.cmake).
 file(GLOB _llvmplug_sdk_files "${LLVM_DIR}/LLVMConfig*.cmake" "${LLVM_DIR}/LLVMExports*.cmake"
   "${LLVM_DIR}/LLVMExtraExports*.cmake")
-file(GLOB _llvmplug_sources CONFIGURE_DEPENDS
+# Every source of csrc/, in every layer's folder (csrc/README.md): the .def
+# tables are sources too.
+file(GLOB_RECURSE _llvmplug_sources CONFIGURE_DEPENDS
   "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.cpp" "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.h"
-  "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.inc"
-  "${CMAKE_CURRENT_SOURCE_DIR}/csrc/generator/*.cpp"
-  "${CMAKE_CURRENT_SOURCE_DIR}/cmake/*")
+  "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.inc" "${CMAKE_CURRENT_SOURCE_DIR}/csrc/*.def")
+file(GLOB _llvmplug_cmake_files CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/cmake/*")
+list(APPEND _llvmplug_sources ${_llvmplug_cmake_files})
 set(_llvmplug_build_id_inputs ${_llvmplug_sources} "${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt"
   ${_llvmplug_sdk_files})
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _llvmplug_type)

@@ -1,4 +1,4 @@
-# The shim's prebuilt policy tables (csrc/prebuilt.h): what the option and
+# The shim's prebuilt policy tables (csrc/options/prebuilt.h): what the option and
 # pass policies say about every option and pass, computed once at build time
 # instead of by every loaded copy.
 #
@@ -11,15 +11,18 @@
 # each copy computes them when it is loaded, as before.
 
 option(LLVMPLUG_PREBUILT_TABLES
-  "Compute the option and pass policy tables at build time (csrc/prebuilt.h)" ON)
+  "Compute the option and pass policy tables at build time (csrc/options/prebuilt.h)" ON)
 
-function(llvmplug_prebuilt_tables shim code)
+function(llvmplug_prebuilt_tables shim objects)
   set(output "${CMAKE_CURRENT_BINARY_DIR}/generated/prebuilt_tables.cpp")
   if(LLVMPLUG_PREBUILT_TABLES AND (NOT CMAKE_CROSSCOMPILING OR CMAKE_CROSSCOMPILING_EMULATOR))
     add_executable(llvmplug_prebuilt_tables
-      "${CMAKE_CURRENT_SOURCE_DIR}/csrc/generator/prebuilt_tables.cpp" $<TARGET_OBJECTS:${code}>)
-    target_include_directories(llvmplug_prebuilt_tables PRIVATE
-      "${CMAKE_CURRENT_SOURCE_DIR}/csrc" "${CMAKE_CURRENT_BINARY_DIR}/generated")
+      "${CMAKE_CURRENT_SOURCE_DIR}/csrc/generator/prebuilt_tables.cpp" ${objects})
+    # It links every layer, as the shim does, and may include any of them.
+    foreach(_dir "" abi compile runtime options policy llvm_bugs)
+      target_include_directories(llvmplug_prebuilt_tables PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/csrc/${_dir}")
+    endforeach()
+    target_include_directories(llvmplug_prebuilt_tables PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/generated")
     target_compile_definitions(llvmplug_prebuilt_tables PRIVATE LLVMPLUG_BUILDING)
     llvmplug_link_llvm(llvmplug_prebuilt_tables)
     # CMake runs a cross-compiled generator through the emulator.

@@ -16,8 +16,7 @@ namespace llvmplug {
 struct Failure {
   llvmplug_status status;
   std::string message;
-  Failure(llvmplug_status status, std::string message)
-      : status(status), message(std::move(message)) {}
+  Failure(llvmplug_status status, std::string message) : status(status), message(std::move(message)) {}
 };
 
 } // namespace llvmplug

@@ -37,13 +37,13 @@
 #include <stddef.h>
 
 #if defined(_WIN32)
-#  if defined(LLVMPLUG_BUILDING)
-#    define LLVMPLUG_API __declspec(dllexport)
-#  else
-#    define LLVMPLUG_API __declspec(dllimport)
-#  endif
+#if defined(LLVMPLUG_BUILDING)
+#define LLVMPLUG_API __declspec(dllexport)
 #else
-#  define LLVMPLUG_API __attribute__((visibility("default")))
+#define LLVMPLUG_API __declspec(dllimport)
+#endif
+#else
+#define LLVMPLUG_API __attribute__((visibility("default")))
 #endif
 
 /* Outside the cdef region: cffi reads only plain integer #defines. */
@@ -156,11 +156,8 @@ LLVMPLUG_API const char *llvmplug_build_id(void);
  *  not measured to write none), a compile with per-call options beyond the
  *  safe policy's values, and every call that changes sticky options or the
  *  policy. */
-LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
-                                              size_t module_count,
-                                              const char *target,
-                                              const char *flags,
-                                              unsigned parts,
+LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules, size_t module_count,
+                                              const char *target, const char *flags, unsigned parts,
                                               llvmplug_result **out);
 
 /* Compile several modules (translation units) together, ThinLTO's way: each
@@ -177,13 +174,9 @@ LLVMPLUG_API llvmplug_status llvmplug_compile(const llvmplug_buffer *modules,
  *  threads: at most this many modules are worked on at once (0 means 1).
  *  out: one part per module, in order. Runs alone (an exclusive lock):
  *    the work inside is parallel already. Since ABI 2.1. */
-LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules,
-                                                      size_t module_count,
-                                                      const llvmplug_buffer *links,
-                                                      size_t link_count,
-                                                      const char *target,
-                                                      const char *flags,
-                                                      unsigned threads,
+LLVMPLUG_API llvmplug_status llvmplug_compile_modules(const llvmplug_buffer *modules, size_t module_count,
+                                                      const llvmplug_buffer *links, size_t link_count,
+                                                      const char *target, const char *flags, unsigned threads,
                                                       llvmplug_result **out);
 
 /* Describe this copy: a JSON object with llvm_version, abi_version,
@@ -198,19 +191,16 @@ LLVMPLUG_API llvmplug_status llvmplug_info(llvmplug_result **out);
 /* Describe one target: a JSON object with triple (normalised), target,
  * cpus (array of names), features (array of {name, description}).
  * triple: as for llvmplug_compile; NULL or "" means the host. */
-LLVMPLUG_API llvmplug_status llvmplug_target_info(const char *triple,
-                                                  llvmplug_result **out);
+LLVMPLUG_API llvmplug_status llvmplug_target_info(const char *triple, llvmplug_result **out);
 
 /* Choose which options this copy accepts from now on. Fails if a sticky
  * option in force would not be allowed by the new policy. */
-LLVMPLUG_API llvmplug_status llvmplug_set_policy(llvmplug_policy policy,
-                                                 llvmplug_result **out);
+LLVMPLUG_API llvmplug_status llvmplug_set_policy(llvmplug_policy policy, llvmplug_result **out);
 
 /* Set LLVM options that stay in force for every later compile of this copy
  * ("sticky" options) until they are set again or the copy is unloaded.
  * All flags are checked before any is applied: on failure nothing changes. */
-LLVMPLUG_API llvmplug_status llvmplug_set_options(const char *flags,
-                                                  llvmplug_result **out);
+LLVMPLUG_API llvmplug_status llvmplug_set_options(const char *flags, llvmplug_result **out);
 
 /* Drop every sticky option: each returns to LLVM's default, as after a
  * reload, without reloading. (Setting an option to its default value is not
@@ -225,8 +215,7 @@ LLVMPLUG_API llvmplug_status llvmplug_clear_options(llvmplug_result **out);
  * type is null when it could not be learned (enums and custom parsers where
  * LLVM's help text cannot be captured, i.e. off Linux).
  * pattern: a glob over option names; NULL or "" lists all. */
-LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
-                                                   llvmplug_result **out);
+LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern, llvmplug_result **out);
 
 /* List the passes a -passes pipeline can name, from LLVM's PassBuilder
  * registry, as a JSON array of objects (name, kinds, analysis, syntax,
@@ -235,8 +224,7 @@ LLVMPLUG_API llvmplug_status llvmplug_list_options(const char *pattern,
  * "unsafe"); parameters lists each parameter (name, value, class, reason).
  * An analysis is named in pipelines as require<name> or invalidate<name>.
  * pattern: a glob over pass names; NULL or "" lists all. Since ABI 2.1. */
-LLVMPLUG_API llvmplug_status llvmplug_list_passes(const char *pattern,
-                                                  llvmplug_result **out);
+LLVMPLUG_API llvmplug_status llvmplug_list_passes(const char *pattern, llvmplug_result **out);
 
 /* What this copy's compiles in progress are doing, for a progress display
  * (since ABI 2.2): a JSON array with one object per llvmplug_compile or
@@ -266,8 +254,7 @@ LLVMPLUG_API llvmplug_status llvmplug_progress(llvmplug_result **out);
  *  Call it before any call that compiles or describes (the first of those
  *  starts a thread, and a confined thread cannot be freed): changing it
  *  afterwards is LLVMPLUG_ERROR_ARGUMENT. Runs on the caller's thread. */
-LLVMPLUG_API llvmplug_status llvmplug_set_sandbox(int confine,
-                                                  llvmplug_result **out);
+LLVMPLUG_API llvmplug_status llvmplug_set_sandbox(int confine, llvmplug_result **out);
 
 /* Confine the calling process as a worker that only compiles (since ABI
  * 2.2; Linux, else it reports that nothing was applied): the calling thread
@@ -279,8 +266,7 @@ LLVMPLUG_API llvmplug_status llvmplug_set_sandbox(int confine,
  * (this copy's own threads confined themselves when they started).
  * Irreversible. out: on success a JSON object as llvmplug_info's
  * sandbox.threads, with "no core dumps" among layers. */
-LLVMPLUG_API llvmplug_status llvmplug_confine_process(const char *const *readable,
-                                                      size_t readable_count,
+LLVMPLUG_API llvmplug_status llvmplug_confine_process(const char *const *readable, size_t readable_count,
                                                       llvmplug_result **out);
 
 /* Tear LLVM down (llvm_shutdown and the C++ runtime's free-resources hook) and
@@ -296,10 +282,8 @@ LLVMPLUG_API llvmplug_status llvmplug_shutdown(void);
  * NULL; an index out of range reads as NULL data of size 0. */
 LLVMPLUG_API llvmplug_status llvmplug_result_status(const llvmplug_result *r);
 LLVMPLUG_API size_t llvmplug_result_part_count(const llvmplug_result *r);
-LLVMPLUG_API const char *llvmplug_result_part_data(const llvmplug_result *r,
-                                                   size_t index);
-LLVMPLUG_API size_t llvmplug_result_part_size(const llvmplug_result *r,
-                                              size_t index);
+LLVMPLUG_API const char *llvmplug_result_part_data(const llvmplug_result *r, size_t index);
+LLVMPLUG_API size_t llvmplug_result_part_size(const llvmplug_result *r, size_t index);
 LLVMPLUG_API const char *llvmplug_result_data(const llvmplug_result *r);
 LLVMPLUG_API size_t llvmplug_result_size(const llvmplug_result *r);
 LLVMPLUG_API const char *llvmplug_result_message(const llvmplug_result *r);

@@ -71,7 +71,7 @@ def _build_ffi() -> Any:
     except OSError as error:
         raise errors.LibraryLoadError(missing_message(HEADER)) from error
     cdef = cdef_source(text)
-    # LLVMPLUG_PREVIOUS_LOAD=1: start as before issue 27 (csrc/runtime.h), for the benchmarks.
+    # LLVMPLUG_PREVIOUS_LOAD=1: start as before issue 27 (csrc/runtime/runtime.h), for the benchmarks.
     compiled = None if os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0") else _compiled_ffi(cdef)
     if compiled is not None:
         return compiled

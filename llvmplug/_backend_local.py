@@ -153,7 +153,7 @@ class LocalBackend:
         )
         try:
             # First: the copy's first thread starts with the next call, and
-            # is confined (or not) for good (csrc/threads.h).
+            # is confined (or not) for good (csrc/runtime/threads.h).
             _abi.call(library.lib, "llvmplug_set_sandbox", int(self._sandbox))
             policy = {"safe": library.lib.LLVMPLUG_POLICY_SAFE, "all": library.lib.LLVMPLUG_POLICY_ALL}
             _abi.call(library.lib, "llvmplug_set_policy", policy[self._policy])

@@ -197,7 +197,7 @@ def _template(source: Path) -> tuple[int, str, str | None]:
 def _take_template(source: Path) -> bool:
     """Take the template of ``source`` to load a copy from, if no PrivateFile has it."""
     if os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0"):
-        return False  # as before issue 27 (csrc/runtime.h): every copy a memfd of its own, for the benchmarks
+        return False  # as before issue 27 (csrc/runtime/runtime.h): every copy a memfd of its own, for the benchmarks
     with _template_lock:
         if source in _templates_taken:
             return False

@@ -9,7 +9,7 @@ parent's stderr, so nothing LLVM prints can reach the protocol.
 
 With the sandbox (the default), once the shim is loaded and before the
 first request, the child confines itself for good (Linux: no_new_privs,
-Landlock, seccomp, no core dumps; see csrc/sandbox.h): from then on it can
+Landlock, seccomp, no core dumps; see csrc/runtime/sandbox.h): from then on it can
 read the shim (to load a fresh copy after a fatal error) and /proc/cpuinfo,
 and nothing else on the file system; it can run no program and open no
 socket. Everything it still needs is imported or opened before that.
@@ -95,7 +95,7 @@ def _exit_with_parent(parent: int) -> None:
 
 
 # Address space a compile needs beyond the mapped shim: the stack of LLVM's
-# kept thread (BigStackBytes in csrc/threads.h, 32 MiB), LLVM's first
+# kept thread (BigStackBytes in csrc/runtime/threads.h, 32 MiB), LLVM's first
 # allocations, and what confining the worker imports and starts before its
 # first request (logging, the parent watcher's thread). Measured on x86-64
 # Linux with the sandbox: a small module compiles with 52 MiB beyond the shim

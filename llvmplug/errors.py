@@ -120,7 +120,7 @@ _BY_STATUS: dict[int, type[LLVMPlugError]] = {
 
 # How the API spells the permissive policy; the CLI says "--options all" instead.
 POLICY_ALL = 'Plugin(policy="all")'
-# How the API turns the kernel's sandbox off (csrc/sandbox.cpp); the CLI says "--no-sandbox".
+# How the API turns the kernel's sandbox off (csrc/runtime/sandbox.cpp); the CLI says "--no-sandbox".
 SANDBOX_OFF = "Plugin(sandbox=False)"
 
 

@@ -435,6 +435,6 @@ def test_docs_count_the_table():
     rows = asm_table.rows()
     text = (Path(__file__).resolve().parents[1] / "docs" / "safety.md").read_text()
     quoted = re.search(r"(\d+) rows for (\d+) names, (\d+)\s+rows allow something", text)
-    assert quoted, "docs/safety.md no longer counts the rows of csrc/asm_directives.def"
+    assert quoted, "docs/safety.md no longer counts the rows of csrc/policy/asm_directives.def"
     assert tuple(map(int, quoted.groups())) == (
         len(rows), len({row.name for row in rows}), sum(row.rule != "Refused" for row in rows))

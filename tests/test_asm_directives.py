@@ -1,4 +1,4 @@
-"""Every directive LLVM's asm parsers accept has a row in csrc/asm_directives.def.
+"""Every directive LLVM's asm parsers accept has a row in csrc/policy/asm_directives.def.
 
 The walk: every '.'-prefixed name in the shim's read-only data (the parsers
 compare directive names with string literals, which the linker may merge into
@@ -151,7 +151,7 @@ def test_every_directive_a_parser_accepts_has_a_row(accepted):
                 except (llvmplug.OptionError, llvmplug.LimitError, llvmplug.CodegenError) as error:
                     if "not on llvmplug's allow-list" in error.message:
                         missing.append(f"{triple}: {name}")
-    assert not missing, "directives the parsers accept that no row of csrc/asm_directives.def covers:\n" + \
+    assert not missing, "directives the parsers accept that no row of csrc/policy/asm_directives.def covers:\n" + \
         "\n".join(missing)
 
 

@@ -3,12 +3,12 @@
 Each file's header names the backend, triple, flags and output, says what
 LLVM 23.1.1 does with it, and what llvmplug must do (``expect``):
 
-- ``guarded``: csrc/backend_guards.cpp recognises it and raises a
+- ``guarded``: csrc/llvm_bugs/backend_guards.cpp recognises it and raises a
   TargetError naming the backend and the LLVM bug, in process and in a child;
   and the module still crashes or hangs the same LLVM without the guard
   (refllc, tests/support/llc), so the guard is still needed.
 - ``stripped``: debug info that LLVM's writers (DWARF, CodeView, BTF) read
-  with unchecked casts and its verifier passes: csrc/debuginfo_writers.cpp
+  with unchecked casts and its verifier passes: csrc/llvm_bugs/debuginfo_writers.cpp
   counts it as broken debug info, which llvmplug strips with LLVM's warning
   "ignoring invalid debug info" (its ``verifier`` line is the report a
   VerifyError carries where the verifier runs alone, tests/test_debuginfo_verify.py);
@@ -37,7 +37,7 @@ import llvmplug
 
 HERE = Path(__file__).resolve().parent
 CRASHERS = HERE / "data" / "backend_crashers"
-MARK = "a known LLVM 23.1.1"  # every refusal of csrc/backend_guards.cpp says it
+MARK = "a known LLVM 23.1.1"  # every refusal of csrc/llvm_bugs/backend_guards.cpp says it
 HEADER = ("backend", "triple", "flags", "output", "expect", "llvm 23.1.1", "found by")
 HANG_TIMEOUT = 5.0  # every module here compiles (or crashes) in well under a second when it does not hang
 
@@ -218,7 +218,7 @@ ALSO_GUARDED = [
      "  %r = call spir_func <4 x i7> %g()\n  ret void\n}\n", "spirv64-unknown-unknown", "-O0", "obj", "SPIRV"),
 ]
 
-# The intrinsics guarded on several backends (csrc/backend_guards.cpp's table),
+# The intrinsics guarded on several backends (csrc/llvm_bugs/backend_guards.cpp's table),
 # one triple each: every one of them segfaults LLVM 23.1.1.
 UNLOWERED = {
     "llvm.sponentry.p0": ["x86_64-unknown-linux-gnu", "i686-unknown-linux-gnu", "avr-unknown-unknown",
@@ -400,7 +400,7 @@ def test_guarded_crasher_still_crashes_llvm_without_its_guard(crasher, refllc, t
         assert "hang" in crasher["llvm 23.1.1"] or "hangs" in crasher["llvm 23.1.1"], crasher["file"]
         return
     assert done.returncode < 0, (f"{crasher['file']} no longer crashes LLVM (status {done.returncode}): "
-                                 f"drop its guard from csrc/backend_guards.cpp or csrc/debuginfo_writers.cpp"
+                                 f"drop its guard from csrc/llvm_bugs/backend_guards.cpp or csrc/llvm_bugs/debuginfo_writers.cpp"
                                  f"\n{done.stderr[-1000:]}")
 
 

@@ -4,7 +4,7 @@ LLVM's readers (the IR parser, and the bitcode reader once it finishes a
 module) run UpgradeDebugInfo, which verifies a module whose debug info is of
 the current version, prints the verifier's report on stderr and calls
 report_fatal_error if the module is broken. llvmplug reads modules without it
-and does the same itself (csrc/debuginfo.cpp): a broken module is a
+and does the same itself (csrc/compile/debuginfo.cpp): a broken module is a
 VerifyError (a LinkError for a link module) carrying the report, nothing is
 printed, and the copy is not suspect; debug info alone broken is a warning and
 is stripped, as llc does; debug info of an older version is stripped with
@@ -190,7 +190,7 @@ print(json.dumps({{"old": compile("old-debug-info"), "broken": compile("broken-d
     assert broken["message"].startswith("DILocation's scope must be a DILocalScope")
 
 
-# -- what LLVM's debug info writers assume and its verifier does not check (csrc/debuginfo_writers.cpp) --
+# -- what LLVM's debug info writers assume and its verifier does not check (csrc/llvm_bugs/debuginfo_writers.cpp) --
 #
 # Debug info the verifier passes and AsmPrinter's writers read with unchecked
 # casts (annotations !{!{!1}}, a local variable without a type, ...) is broken

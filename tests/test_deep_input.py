@@ -1,8 +1,8 @@
 """Deep input does not kill the host: a stated nesting limit, checked in process.
 
 LLVM recurses on nested input. The shim runs LLVM on a thread with a 32 MB
-stack (csrc/threads.h) and refuses input nested deeper than
-info()["limits"]["max_nesting_depth"] (csrc/nesting.h) with LimitError before
+stack (csrc/runtime/threads.h) and refuses input nested deeper than
+info()["limits"]["max_nesting_depth"] (csrc/compile/nesting.h) with LimitError before
 LLVM recurses on it. Input just below the limit compiles through parse,
 verify, optimise and codegen at -O0 and -O2 on that stack.
 
@@ -146,7 +146,7 @@ def test_strings_and_comments_do_not_count(plugin):
 
 
 def test_a_caller_with_a_small_stack_gets_the_big_one(plugin, limit):
-    # LLVM runs on the shim's stack, not the caller's (csrc/threads.h): a thread
+    # LLVM runs on the shim's stack, not the caller's (csrc/runtime/threads.h): a thread
     # with a 256 KiB stack compiles input at the limit as the main thread does.
     import threading
 

@@ -26,11 +26,11 @@ FIGURE = re.compile(r"(?<![\w.])\d(?:[\d,.]*\d)?(?:-\d(?:[\d,.]*\d)?)?\s?(?:µs|
 
 # Not measurements: limits and settings the code itself states.
 STATED = {
-    "32 MB": "BigStackBytes, the stack of LLVM's threads (csrc/threads.h)",
+    "32 MB": "BigStackBytes, the stack of LLVM's threads (csrc/runtime/threads.h)",
     "300 MB": "the address space README advises leaving a process child under memory_limit",
     "0.25 s": "how long a load waits for a retiring copy before making a private one (_backend_local)",
     "10 s": "RETIRE_WAIT, how long a load waits when too many copies are retiring (_loader)",
-    "64 MiB": "the most the safe policy lets asm text expand to (csrc/asm_policy.h)",
+    "64 MiB": "the most the safe policy lets asm text expand to (csrc/policy/asm_policy.h)",
     "128 KiB": "Linux's limit on one environment variable (execve's E2BIG)",
     "32 KiB": "the largest variable a process child inherits (_backend_process)",
     "512 KiB": "the most environment a process child inherits in all (_backend_process)",

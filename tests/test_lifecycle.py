@@ -177,7 +177,7 @@ for plugin in plugins:
     except llvmplug.ParseError:
         pass
 loaded = json.loads(json.dumps(snapshot()))
-# The copies' kept threads (csrc/threads.h): named, one per copy (calls came one at a time).
+# The copies' kept threads (csrc/runtime/threads.h): named, one per copy (calls came one at a time).
 names = sorted(open(f"/proc/self/task/{tid}/comm").read().strip()
                for tid in set(loaded["threads"]) - set(before["threads"]))
 for plugin in plugins:
@@ -208,7 +208,7 @@ print(json.dumps({"loaded": changed(before, loaded), "unloaded": changed(before,
 
 @linux_only
 def test_unload_unmaps_the_big_stacks():
-    """The stacks LLVM runs on (csrc/threads.h) are kept between calls and must go with the copy.
+    """The stacks LLVM runs on (csrc/runtime/threads.h) are kept between calls and must go with the copy.
 
     A kept thread's stack is a 64 KiB guard (---p) right below 32 MiB of stack (rw-p).
     """

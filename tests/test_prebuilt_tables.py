@@ -1,7 +1,7 @@
 """The policy tables come from the build, and equal what a loaded copy computes (issue 27).
 
 What the option and pass policies say about every LLVM option and pass is
-fixed when the shim is built, so the build computes it (csrc/prebuilt.h) and a
+fixed when the shim is built, so the build computes it (csrc/options/prebuilt.h) and a
 copy no longer does so on every load. These tests hold the build's tables to
 what a copy computes itself: LLVMPLUG_CHECK_TABLES=1 makes a copy compute every
 table and compare it, row by row and field by field, with the build's;

@@ -1,4 +1,4 @@
-"""The kernel's layer under the policy (csrc/sandbox.h, csrc/threads.h; issue 25 section 2).
+"""The kernel's layer under the policy (csrc/runtime/sandbox.h, csrc/runtime/threads.h; issue 25 section 2).
 
 LLVM runs on threads of the shim's that Landlock and seccomp confine, and a
 worker process (``isolation="process"``) confines itself as a whole. The
@@ -221,7 +221,7 @@ def test_sandbox_must_be_a_bool():
 
 
 def test_one_kept_thread_serves_calls_one_at_a_time():
-    """Threads are kept (csrc/threads.h), not started per call; concurrent callers get one each, at most."""
+    """Threads are kept (csrc/runtime/threads.h), not started per call; concurrent callers get one each, at most."""
     result = run_python(r"""
 import json, os, threading, llvmplug
 def lanes():

@@ -137,7 +137,7 @@ def test_first_use_latches_are_neutralised():
 def test_no_allowed_option_latches_on_a_copys_first_compile():
     # What a copy sets up in its first compile, it may keep for its life,
     # from the options in force then (-regalloc's default, above). Each copy
-    # latches LLVM's defaults when it starts (csrc/runtime.cpp); nothing else
+    # latches LLVM's defaults when it starts (csrc/runtime/runtime.cpp); nothing else
     # may latch: a fresh copy whose first compile sets allowed values must
     # then compile as a fresh copy does. On the host, whose code paths (and
     # the target-independent ones) the warm-up compile of earlier designs ran;

@@ -2,7 +2,7 @@
 
 Some LLVM options print to outs() in the middle of a compile
 (-x86-lvi-load-dot-verify prints a dot graph). The shim's own write()
-(csrc/capture.cpp, Linux) sends every write of its LLVM to fd 1 to the active
+(csrc/options/capture.cpp, Linux) sends every write of its LLVM to fd 1 to the active
 capture or else to fd 2. Elsewhere the safe policy refuses every printing
 option, which test_policy.py checks.
 """

@@ -98,8 +98,10 @@ def test_sdist_has_everything_the_build_needs(sdist):
         names = {name[len(top) + 1:] for name in tar.getnames()}
     needed = {"setup.py", "pyproject.toml", "CMakeLists.txt", "README.md", "MANIFEST.in", "LICENSE"}
     for folder in ("csrc", "cmake", "llvmplug"):
-        needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).iterdir()
-                   if p.is_file() and not p.name.endswith(".pyc")}
+        # Every layer's folder of csrc/ too (csrc/README.md).
+        needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
+                   if p.is_file() and not p.name.endswith(".pyc") and "__pycache__" not in p.parts
+                   and (folder != "llvmplug" or p.parent == ROOT / folder)}
     assert needed <= names, sorted(needed - names)
     assert not [n for n in names if n.endswith((".so", ".dll", ".dylib", ".o"))]
 

@@ -1,7 +1,7 @@
 """Windows: the shim's sources compile for Windows and export only the C ABI.
 
 MSVC cannot run here. The closest check this machine allows: Debian's
-mingw-w64 g++ (posix threads, for std::mutex) compiles every csrc/*.cpp
+mingw-w64 g++ (posix threads, for std::mutex) compiles every .cpp of csrc/
 against the headers of mlc-llvm-static's win_amd64 wheel, the SDK a Windows
 release build uses, with _WIN32 set by the target, LLVMPLUG_BUILDING as CMake
 sets it and LLVM's own definitions from the SDK's LLVMConfig.cmake. The export
@@ -122,18 +122,21 @@ def test_sources_compile_for_windows_and_export_only_the_abi(win_sdk, tmp_path):
     generated.mkdir()
     (generated / "llvmplug_targets.def").write_text("LLVMPLUG_TARGET(X86)\nLLVMPLUG_ASM_PARSER(X86)\n")
     (generated / "build_id.h").write_text(f'#define LLVMPLUG_BUILD_ID "{"0" * 64}"\n')  # cmake/LLVMPlugBuildId.cmake
+    # Every layer's folder (csrc/README.md): which layer may include which is the CMake build's check.
+    folders = [CSRC, *sorted(path for path in CSRC.iterdir() if path.is_dir())]
     flags = ["-std=c++17", "-O0", "-fno-rtti", "-fexceptions", "-DLLVMPLUG_BUILDING",
-             *_llvm_definitions(win_sdk), "-I", str(CSRC), "-I", str(generated),
+             *_llvm_definitions(win_sdk), *(f"-I{folder}" for folder in folders), "-I", str(generated),
              "-isystem", str(win_sdk / "include")]
 
     def compile_one(source: Path) -> tuple[Path, subprocess.CompletedProcess]:
-        obj = tmp_path / f"{source.stem}.obj"
+        obj = tmp_path / ("_".join(source.relative_to(CSRC).with_suffix("").parts) + ".obj")
         done = subprocess.run([MINGW_CXX, *flags, "-c", str(source), "-o", str(obj)],
                               capture_output=True, text=True)
         return obj, done
 
-    # The build's generator of the prebuilt tables too: it is built and run wherever the shim is.
-    sources = sorted(CSRC.glob("*.cpp")) + sorted(CSRC.glob("generator/*.cpp"))
+    # Every folder's (the build's generator of the prebuilt tables and the unit tests too: they
+    # are built wherever the shim is).
+    sources = sorted(CSRC.rglob("*.cpp"))
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         results = list(pool.map(compile_one, sources))
     failed = {obj.stem: done.stderr[-2000:] for obj, done in results if done.returncode}

@@ -1,4 +1,4 @@
-"""Measure which calling conventions each LLVM 23 backend compiles; write csrc/calling_conventions.inc.
+"""Measure which calling conventions each LLVM 23 backend compiles; write csrc/compile/calling_conventions.inc.
 
 A backend meets a calling convention it does not implement in one of two
 ways, both found here with refllc (LLVM 23.1.1's llc on the shim's SDK):
@@ -6,7 +6,7 @@ AArch64, AMDGPU, ARM, BPF, Lanai, MSP430, RISC-V and XCore stop with a fatal
 error ("unsupported calling convention", which poisons an in-process copy)
 or crash; X86, NVPTX, SPIR-V, PowerPC, Mips and the others read it as the C
 convention and carry on (a ptx_kernel function becomes a host function).
-So a convention is allowed on a backend (csrc/target_checks.cpp) when
+So a convention is allowed on a backend (csrc/compile/target_checks.cpp) when
 
   - refllc compiled it there (see Shapes) for every triple of the row (a
     row is an architecture, split by OS where the OS may matter), and
@@ -20,7 +20,7 @@ when a shape of each compiles, in one of VARIANTS, and no shape makes the
 backend say it does not implement it (a call without arguments may never
 ask). What crashes in one corner only (anyregcc returning a value on
 i386, ghccc on AArch64 Windows at -O0) is not "not implemented": the
-guards of csrc/backend_guards.cpp and process isolation are for those. A
+guards of csrc/llvm_bugs/backend_guards.cpp and process isolation are for those. A
 shape the verifier rejects (a kernel cannot be called) never reaches the
 table's check: the compile reports a VerifyError first.
 
@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from reference_tools import ROOT, reference_tool  # noqa: E402
 
-TABLE = ROOT / "csrc" / "calling_conventions.inc"
+TABLE = ROOT / "csrc" / "compile" / "calling_conventions.inc"
 
 # LLVM 23's CallingConv.h: every number with a meaning (12, 73, 74, 81 and 82
 # are retired), and its spelling in IR for messages.
@@ -136,7 +136,7 @@ CALLS = tuple(
 
 # A backend that implements a convention may still crash on it in one
 # corner (AArch64 on Windows segfaults on a ghccc function that may unwind,
-# at -O0): that is csrc/backend_guards.cpp's business. So a shape counts as
+# at -O0): that is csrc/llvm_bugs/backend_guards.cpp's business. So a shape counts as
 # compiled when any of these compiles it.
 VARIANTS = (("-O2", ""), ("-O0", ""), ("-O2", " nounwind"), ("-O0", " nounwind"))
 
@@ -224,7 +224,7 @@ def render(rows: list[tuple[str, tuple[str, ...], str, list[int], list[int]]]) -
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if csrc/calling_conventions.inc is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if csrc/compile/calling_conventions.inc is stale")
     args = parser.parse_args()
     text = render(measure(reference_tool("refllc")))
     if args.check:

@@ -1,6 +1,6 @@
 """A grammar-based campaign against the asm allow-list, under process isolation.
 
-Statements are generated from csrc/asm_directives.def (tests/support/asm_table.py):
+Statements are generated from csrc/policy/asm_directives.def (tests/support/asm_table.py):
 every row's directive with operands its rule accepts and some it does not
 (edge-value literals in every radix the lexer reads, expressions deep, long
 and self-referencing, symbols defined before, after, twice or by the module,
@@ -46,7 +46,7 @@ import llvmplug
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 import asm_table  # noqa: E402
 
-# (triple, flags, architecture and format names of csrc/asm_directives.h)
+# (triple, flags, architecture and format names of csrc/policy/asm_directives.h)
 TARGETS = [
     ("x86_64-unknown-linux-gnu", "", "X86", "ELF"),
     ("i686-unknown-linux-gnu", "", "X86", "ELF"),

@@ -14,7 +14,7 @@ memory limit: a crash is a ``WorkerCrashedError``, a hang a
 ``CompileTimeoutError``, and the campaign goes on. Each is saved as a .ll
 file with a header (backend, triple, flags, output, outcome), ready to be
 reduced and kept in tests/data/backend_crashers/. A compile refused by one of
-the shim's backend guards (csrc/backend_guards.cpp) counts as "guarded".
+the shim's backend guards (csrc/llvm_bugs/backend_guards.cpp) counts as "guarded".
 
 Deterministic: case N of seed S is the same module, target and flags on
 every machine (``--case N`` replays one); a time budget only decides how
@@ -98,7 +98,7 @@ INT_VECTORS = ["<2 x i64>", "<4 x i32>", "<8 x i16>", "<16 x i8>", "<16 x i32>",
                "<1 x i64>", "<4 x i1>", "<32 x i8>", "<4 x i64>"]
 FP_VECTORS = ["<4 x float>", "<2 x double>", "<8 x float>", "<4 x half>", "<3 x float>"]
 LEVELS = ("-O0", "-O2")
-# What every refusal of csrc/backend_guards.cpp says.
+# What every refusal of csrc/llvm_bugs/backend_guards.cpp says.
 GUARD_MARK = "a known LLVM 23.1.1"
 CATEGORIES = ("intrinsic", "callconv", "eh", "debuginfo", "switch", "varargs", "addrspace", "atomic", "wideint",
               "corpus")

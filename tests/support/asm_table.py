@@ -1,7 +1,7 @@
-"""csrc/asm_directives.def read as data, for the tests and the asm campaign (tests/campaigns/campaign_asm.py).
+"""csrc/policy/asm_directives.def read as data, for the tests and the asm campaign (tests/campaigns/campaign_asm.py).
 
 Only what the table says (names, levels, scopes, rules); which row applies on
-a target is the shim's business (csrc/asm_directives.cpp), and the tests ask
+a target is the shim's business (csrc/policy/asm_directives.cpp), and the tests ask
 the shim.
 """
 
@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-DEF = Path(__file__).resolve().parents[2] / "csrc" / "asm_directives.def"
+DEF = Path(__file__).resolve().parents[2] / "csrc" / "policy" / "asm_directives.def"
 
 ROW = re.compile(r'^ASM_(GENERIC|PLATFORM|TARGET)\("(\.[^"]+)",\s*(?:([^,]+),\s*)?(\w+),', re.M)
 

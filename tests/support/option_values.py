@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Edge values by the type LLVM's help prints (see csrc/option_policy.h).
+# Edge values by the type LLVM's help prints (see csrc/policy/option_policy.h).
 EDGES = {
     "bool": ["true", "false"],
     "int": ["0", "1", "-1", "2", "1000000", "2147483647"],

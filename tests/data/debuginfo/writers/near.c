@@ -1,4 +1,4 @@
-/* Near misses of csrc/debuginfo_writers.cpp's rules, as clang-19 emits them:
+/* Near misses of csrc/llvm_bugs/debuginfo_writers.cpp's rules, as clang-19 emits them:
    btf_decl_tag and btf_type_tag annotations, a VLA (a local variable whose
    array count is another local variable). */
 #define __tag1 __attribute__((btf_decl_tag("tag1")))

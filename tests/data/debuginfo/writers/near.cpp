@@ -1,4 +1,4 @@
-// Near misses of csrc/debuginfo_writers.cpp's rules, as clang++-19 emits them.
+// Near misses of csrc/llvm_bugs/debuginfo_writers.cpp's rules, as clang++-19 emits them.
 namespace ns { int nv = 1; int nf(int x) { return x + 1; } struct T { int t; }; }
 using namespace ns;
 using ns::nf;
