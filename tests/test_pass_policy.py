@@ -424,7 +424,7 @@ def test_all_keeps_llvms_behaviour(tmp_path, pipeline, printed):
 
 def test_every_registered_pass_is_classified(passes):
     # A new LLVM brings new passes: one no rule or reviewed entry covers has
-    # class None and fails here until someone reviews it in csrc/policy/pass_policy.cpp.
+    # class None and fails here until someone reviews it in csrc/policy/pass_policy.def.
     assert len(passes) > 400
     unreviewed = [p["name"] for p in passes if p["class"] is None]
     assert unreviewed == [], f"passes no rule classifies: {unreviewed}"

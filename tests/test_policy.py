@@ -36,7 +36,7 @@ def test_every_registered_option_is_classified(plugin):
     options = plugin.options()
     assert len(options) > 1500
     unreviewed = [o["name"] for o in options if o["class"] == "unknown"]
-    assert unreviewed == [], f"options no rule classifies (review them in csrc/policy/option_policy.cpp): {unreviewed}"
+    assert unreviewed == [], f"options no rule classifies (review them in csrc/policy/option_policy.def): {unreviewed}"
     assert {o["class"] for o in options} <= CLASSES
     assert all(o["reason"] for o in options)
     by_class = {c: sum(o["class"] == c for o in options) for c in CLASSES}
