@@ -3,6 +3,7 @@
 #include "capture.h"
 #include "failure.h"
 #include "habits.h"
+#include "messages.h"
 #include "option_shapes.h"
 #include "pass_policy.h"
 #include "prebuilt.h"
@@ -192,16 +193,15 @@ void OptionRegistry::checkAllowed(cl::Option &option, StringRef name, StringRef 
     };
     throw Failure(
         LLVMPLUG_ERROR_OPTION,
-        "value '" + value.str() + "' of option '-" + name.str() +
-            "' is refused by the safe option policy: the safe range is " + bound(verdict.minValue) + " to " +
-            bound(verdict.maxValue) + ", read as " +
-            (reader == ValueReader::Unknown ? "a plain decimal number" : "the option's parser reads it") +
-            " (" + verdict.reason + "); other values only with Plugin(policy=\"all\")");
+        policyRefusal(
+            "value '" + value.str() + "' of option '-" + name.str() + "'",
+            "the safe range is " + bound(verdict.minValue) + " to " + bound(verdict.maxValue) + ", read as " +
+                (reader == ValueReader::Unknown ? "a plain decimal number" : "the option's parser reads it") +
+                ": " + verdict.reason));
   }
   throw Failure(LLVMPLUG_ERROR_OPTION,
-                "option '-" + name.str() + "' is refused by the safe option policy (" +
-                    className(verdict.kind) + ": " + verdict.reason +
-                    "); it is allowed only with Plugin(policy=\"all\"), for trusted callers");
+                policyRefusal("option '-" + name.str() + "'",
+                              std::string(className(verdict.kind)) + ": " + verdict.reason));
 }
 
 void OptionRegistry::checkPipeline(StringRef passes) const {

@@ -414,10 +414,7 @@ const PassCatalogue &PassCatalogue::get() {
 namespace {
 
 // `why` is "class: reason".
-std::string refusal(StringRef what, StringRef why) {
-  return what.str() + " in -passes is refused by the safe option policy (" + why.str() +
-         "); it is allowed only with Plugin(policy=\"all\"), for trusted callers";
-}
+std::string refusal(StringRef what, StringRef why) { return policyRefusal(what.str() + " in -passes", why); }
 
 std::string refusal(StringRef what, const std::optional<Verdict> &verdict) {
   return refusal(what, verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
