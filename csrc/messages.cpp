@@ -24,4 +24,10 @@ std::string closestNames(StringRef name, ArrayRef<StringRef> candidates) {
   return text.empty() ? text : text + "?";
 }
 
+std::string policyRefusal(StringRef what, StringRef why) {
+  return what.str() + " is refused by the safe policy" +
+         (why.empty() ? std::string() : " (" + why.str() + ")") +
+         "; it is allowed only with the \"all\" policy, for trusted callers";
+}
+
 } // namespace llvmplug

@@ -182,7 +182,7 @@ CRASH_TRIPLES = ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc", "aarch64-
 @pytest.mark.parametrize("triple", CRASH_TRIPLES)
 @pytest.mark.parametrize("text", [".cv_filechecksumoffset 1", ".pseudoprobe 1 2 0 0 f"])
 def test_directives_that_crash_mc_are_refused(isolated, triple, text):
-    refused(isolated, module_asm(text, triple), "refuses")
+    refused(isolated, module_asm(text, triple), "is refused by the safe policy")
 
 
 @pytest.mark.parametrize("triple, text", [

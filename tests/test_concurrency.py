@@ -305,7 +305,7 @@ def test_every_backend_shared_by_threads_matches_one_thread():
             assert plugin.compile(modules[m], triple, flags, output=output) == values[""]
 
 
-# The backends compiles share the copy for (csrc/options/option_registry.cpp, targetWritesOptions):
+# The backends compiles share the copy for (csrc/options/option_sharing.cpp, targetWritesOptions):
 # measured to write no LLVM option while compiling. If a new LLVM makes one of
 # them write, its writes would reach concurrent compiles of other backends.
 SHARING_BACKENDS = (

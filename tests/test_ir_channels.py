@@ -63,13 +63,13 @@ def inline_asm(text: str, constraints: str = "", args: str = "", prelude: str = 
 def test_directives_that_read_files_are_refused(secret, spelling, where):
     text = f'{spelling} "{secret}"'
     ir = module_asm(text) if where == "module" else inline_asm(text)
-    with pytest.raises(llvmplug.OptionError, match=rf"refuses the assembler directive '\{spelling}' \(it reads a file"):
+    with pytest.raises(llvmplug.OptionError, match=rf"the assembler directive '\{spelling}' \(it reads a file"):
         llvmplug.compile(ir)
 
 
 @pytest.mark.parametrize("text", [".print \"hello\"", ".secure_log_unique \"x\""])
 def test_directives_that_print_or_write_are_refused(text):
-    with pytest.raises(llvmplug.OptionError, match="refuses the assembler directive"):
+    with pytest.raises(llvmplug.OptionError, match="the assembler directive .* is refused by the safe policy"):
         llvmplug.compile(module_asm(text), "x86_64-apple-macosx")
 
 

@@ -36,7 +36,7 @@ def test_every_registered_option_is_classified(plugin):
     options = plugin.options()
     assert len(options) > 1500
     unreviewed = [o["name"] for o in options if o["class"] == "unknown"]
-    assert unreviewed == [], f"options no rule classifies (review them in csrc/policy/option_policy.cpp): {unreviewed}"
+    assert unreviewed == [], f"options no rule classifies (review them in csrc/policy/option_policy.def): {unreviewed}"
     assert {o["class"] for o in options} <= CLASSES
     assert all(o["reason"] for o in options)
     by_class = {c: sum(o["class"] == c for o in options) for c in CLASSES}
@@ -81,7 +81,7 @@ def test_safe_default_refuses_with_the_option_and_why(plugin, flag, kind):
             call()
         message = str(caught.value)
         assert f"'{name}'" in message
-        assert kind in message and 'Plugin(policy="all")' in message
+        assert kind in message and 'the "all" policy' in message
     assert not os.path.exists("/tmp/llvmplug-must-not-exist")
     assert plugin.options_policy == "safe"
 
@@ -254,7 +254,7 @@ def test_backend_options_reviewed_for_every_linked_backend(plugin):
 # instead of hanging or filling memory.
 
 DATA = Path(__file__).resolve().parent / "data"
-REFUSED = "refused by the safe option policy"
+REFUSED = "refused by the safe policy"
 
 
 def allowed(plugin: llvmplug.Plugin, flag: str) -> bool:

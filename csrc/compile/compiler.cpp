@@ -11,6 +11,7 @@
 #include "link.h"
 #include "llcflags.h"
 #include "option_registry.h"
+#include "option_sharing.h"
 #include "parse.h"
 #include "runtime.h"
 #include "split.h"

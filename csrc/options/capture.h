@@ -17,7 +17,7 @@
 // and stderr as LLVM writes it and take() returns ""; there the safe option
 // policy (option_policy.h), which refuses every printing option, is what
 // keeps LLVM off the host's stdout (not verified on those systems here), and
-// the shim prints nothing of its own accord (works() is false, so options.cpp
+// the shim prints nothing of its own accord (works() is false, so option_shapes.cpp
 // learns option shapes without printing).
 //
 // Test switch: with LLVMPLUG_TEST_NO_CAPTURE set in the environment when the

@@ -1,4 +1,6 @@
-// options.h: the one place in the shim that reads or writes LLVM cl::opt.
+// option_registry.h: the one place in the shim that writes LLVM cl::opt
+// (option_shapes.h reads what an option is; option_sharing.h says which
+// calls may share a copy's options and how per-call options are scoped).
 //
 // Why scoping is needed: every cl::opt is a global of this copy of LLVM, so an
 // option set for one compile would otherwise stay set for every later one.
@@ -12,24 +14,21 @@
 //
 // Concurrency: cl::opt has no locking. Callers hold the runtime lock
 // (runtime.h) for as long as any of these objects is alive.
-#ifndef LLVMPLUG_OPTIONS_H
-#define LLVMPLUG_OPTIONS_H
+#ifndef LLVMPLUG_OPTION_REGISTRY_H
+#define LLVMPLUG_OPTION_REGISTRY_H
 
 #include "llvmplug.h"
 #include "option_policy.h"
+#include "option_shapes.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
-namespace llvm {
-class Triple;
-}
 namespace llvm::cl {
 class Option;
 }
@@ -39,25 +38,6 @@ namespace llvmplug {
 // Split a flags string with LLVM's own GNU-style tokenizer (quotes and
 // backslashes as in a POSIX shell).
 std::vector<std::string> tokenizeFlags(llvm::StringRef flags);
-
-// One option occurrence, checked against the registered options but not yet
-// applied.
-// An option's class, and how its parser reads a value (for range checks).
-struct Classified {
-  Verdict verdict;
-  ValueReader reader;
-};
-
-// An option's name and class, for the tables the build computes
-// (prebuilt.h).
-struct ClassifiedOption {
-  std::string name;
-  Classified classified;
-};
-
-// Every registered option, sorted by name, classified from LLVM's metadata
-// as classify() does without its prebuilt table or memo. Slow (about 0.4 s).
-std::vector<ClassifiedOption> classifyRegisteredOptions();
 
 struct Setting {
   llvm::cl::Option *option;
@@ -113,6 +93,10 @@ private:
   // throws (it runs in a destructor): an option whose sticky settings cannot
   // be re-applied (out of memory) is left at its default.
   void restore(llvm::ArrayRef<llvm::cl::Option *> options) const noexcept;
+  // The options the settings name, each once, in order.
+  static std::vector<llvm::cl::Option *> distinct(const std::vector<Setting> &settings);
+  // The registered option of that name, or null.
+  static llvm::cl::Option *find(llvm::StringRef name);
   // Throws Failure if the policy refuses the option or this value of it.
   void checkAllowed(llvm::cl::Option &option, llvm::StringRef name, llvm::StringRef value) const;
 
@@ -129,65 +113,6 @@ private:
 // force, per call or sticky: LLVM's readers then leave a module's debug info
 // as it is, and so does debuginfo.h.
 bool debugInfoUpgradeDisabled();
-
-// Whether compiling for `triple` writes options of its own (options.cpp):
-// such a compile must hold the runtime lock exclusively.
-bool targetWritesOptions(const llvm::Triple &triple);
-
-// Per-call options: applied on construction, restored on destruction, on
-// success and on failure alike.
-class ScopedOptions {
-public:
-  // alone: the call holds the runtime lock exclusively, so the options that
-  // targets write themselves (see options.cpp) are reset and restored too.
-  // Under the shared lock they are left alone: only exclusive calls write
-  // them, and each restores them (compiler.cpp runs such targets alone).
-  ScopedOptions(const OptionRegistry &registry, const std::vector<Setting> &settings, bool alone);
-  ~ScopedOptions();
-  ScopedOptions(const ScopedOptions &) = delete;
-  ScopedOptions &operator=(const ScopedOptions &) = delete;
-
-private:
-  const OptionRegistry &registry_;
-  std::vector<llvm::cl::Option *> touched_;
-};
-
-// Compiles holding the runtime lock shared that set the same per-call
-// options run together; a different set waits until the copy is idle
-// (Triton's rule for its scoped LLVM options). The first call of a group
-// applies the options, the last one restores them, so no call reads options
-// another set, and with no compile running every option is at its default
-// plus sticky settings. A call without per-call options is the group of the
-// empty set.
-class OptionGroups {
-public:
-  // Blocks until the call may run with `settings` (whose optionSetKey is
-  // `key`) in force. Throws Failure if they cannot be applied; then the call
-  // has not entered.
-  void enter(const OptionRegistry &registry, const std::vector<Setting> &settings, const std::string &key);
-  void leave() noexcept;
-
-private:
-  // How many calls of the running set may join after another set began to
-  // wait.
-  static constexpr size_t Burst = 16;
-  size_t waitingTotal() const;
-
-  std::mutex lock_;
-  std::condition_variable changed_;
-  std::string current_;
-  size_t inside_ = 0;
-  size_t admitted_ = 0;
-  std::map<std::string, size_t> waiting_;
-  std::optional<ScopedOptions> scope_;
-};
-
-// The group key of a set of settings: equal for the same options given the
-// same values in the same order.
-std::string optionSetKey(const std::vector<Setting> &settings);
-
-// This copy's groups (one per loaded copy, like the runtime lock).
-OptionGroups &optionGroups();
 
 } // namespace llvmplug
 

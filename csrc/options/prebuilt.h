@@ -27,7 +27,7 @@
 #ifndef LLVMPLUG_PREBUILT_H
 #define LLVMPLUG_PREBUILT_H
 
-#include "option_registry.h"
+#include "option_shapes.h"
 #include "pass_policy.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -57,7 +57,7 @@ std::vector<PassEntry> catalogueEntries();
 
 // The prebuilt class of the option named `name`; nullopt when this copy does
 // not use prebuilt tables, or the option is not in them (then the copy
-// classifies it itself, as options.cpp always did). Not used where
+// classifies it itself, as option_shapes.cpp does). Not used where
 // OutputCapture::works() differs from the generator's (LLVMPLUG_TEST_NO_CAPTURE):
 // shapes learned by printing would differ.
 std::optional<Classified> prebuiltClass(llvm::StringRef name);

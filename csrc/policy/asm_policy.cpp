@@ -4,6 +4,7 @@
 #include "asm_statements.h"
 #include "asm_text.h"
 #include "failure.h"
+#include "messages.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -307,8 +308,7 @@ std::vector<bool> moduleAsmReadings(const TargetMachine &machine) {
 } // namespace
 
 void refuseAsm(const std::string &where, const std::string &what) {
-  throw Failure(LLVMPLUG_ERROR_OPTION, where + ": the safe policy refuses " + what +
-                                           "; Plugin(policy=\"all\") assembles it as LLVM does");
+  throw Failure(LLVMPLUG_ERROR_OPTION, policyRefusal(where + ": " + what, ""));
 }
 
 AsmRules asmRulesFor(llvmplug_policy policy, const TargetMachine &machine) {

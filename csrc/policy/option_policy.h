@@ -14,7 +14,7 @@
 // option no rule classifies is "unknown": refused by the safe policy and
 // listed with that class and why, so a new LLVM's options fail the test suite
 // (tests/test_policy.py) until someone reviews them. So is an option whose
-// value type could not be learned (options.cpp) and that no name or help rule
+// value type could not be learned (option_shapes.h) and that no name or help rule
 // classifies: the policy fails closed where it cannot tell.
 #ifndef LLVMPLUG_OPTION_POLICY_H
 #define LLVMPLUG_OPTION_POLICY_H
@@ -39,7 +39,7 @@ enum class OptionClass {
 };
 
 // How an option's parser reads a value: LLVM's cl::parser<T> for the C++
-// type T of the option (options.cpp learns T without printing). Unknown for
+// type T of the option (option_shapes.h learns T without printing). Unknown for
 // enums, custom parsers and options whose type could not be learned.
 enum class ValueReader {
   Unknown,

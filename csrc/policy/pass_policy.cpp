@@ -28,325 +28,16 @@ struct Reviewed {
   const char *reason;
 };
 
-// Reasons shared by many reviewed entries.
-constexpr const char *Analysis =
-    "an analysis: computes facts about the IR for the passes that read them; changes nothing";
-constexpr const char *Transform =
-    "transforms the module (not in LLVM's default pipelines; run over the test corpus it read no "
-    "file, printed nothing and left nothing behind)";
-constexpr const char *CodegenIR =
-    "an IR pass of LLVM's code generator pipeline; a missing analysis is reported as an error";
-constexpr const char *Instrument =
-    "instruments the code for a runtime library; what it records is written by the compiled "
-    "program, not at compile time";
-constexpr const char *Standard = "LLVM's standard pipeline at the given level, as -O1..-O3 run it";
-constexpr const char *Crash = "crashes the process (SIGSEGV) when a -passes pipeline over LLVM IR "
-                              "requires it";
-
-// The reviewed passes and analyses: those the rules below would get wrong or
-// cannot decide (passes LLVM's default pipelines do not run). Each was run, at
-// its level, on a sample module and over the test corpus, in a child process
-// per pass and all in one copy (tests/test_pass_policy.py keeps both: the
-// cases that crash, write or print, and a run of every "value" entry); the
-// reasons say what those runs and LLVM's source show. Keep them honest.
+// The reviewed passes and analyses, with a reason each (pass_policy.def).
+#define REVIEWED_PASS(NAME, CLASS, REASON) {NAME, OptionClass::CLASS, REASON},
 constexpr Reviewed Table[] = {
-    // Crash, write files, read files or print: refused.
-    {"free-machine-function", OptionClass::Unsafe,
-     "frees a machine function that does not exist: "
-     "free(): invalid pointer, abort"},
-    {"bb-sections-profile-reader", OptionClass::Unsafe, Crash},
-    {"gc-function", OptionClass::Unsafe, "crashes (SIGSEGV) without the code generator's GC setup"},
-    {"machine-function-info", OptionClass::Unsafe, Crash},
-    {"insert-gcov-profiling", OptionClass::File,
-     "writes .gcno notes files: into the working directory, or truncating whatever paths the "
-     "module's !llvm.gcov metadata names"},
-    {"memprof-use", OptionClass::File, "reads a memory profile from a file"},
-    {"pgo-instr-use", OptionClass::File, "reads an instrumentation profile from a file"},
-    {"sample-profile", OptionClass::File, "reads a sample profile from a file"},
-    {"function-import", OptionClass::File, "imports functions from the modules a summary file names"},
-    {"ctx-prof-analysis", OptionClass::File, "reads a contextual profile from a file"},
-    {"ir2vec-vocab", OptionClass::File, "reads an IR2Vec vocabulary from a file"},
-    {"aa-eval", OptionClass::Print, "prints its alias-analysis statistics to the process's stderr"},
-    {"pa-eval", OptionClass::Print, "prints pointer-pair results to the process's stderr"},
-    {"helloworld", OptionClass::Print, "prints each function's name to the process's stderr"},
-    {"lint", OptionClass::Print,
-     "prints what it finds to the process's stderr (abort-on-error: a "
-     "fatal error)"},
-    {"debugify", OptionClass::Print,
-     "adds synthetic debug info, and prints to the process's stderr for a module that has some"},
-    {"pseudo-probe", OptionClass::Unsafe,
-     "inserts pseudo probes for sample profiling, whose emission crashes LLVM 23.1.1 on some targets "
-     "(armv7, thumbv7-windows: tests/test_fresh_state.py); it once also left state in reused machines"},
-    {"trigger-verifier-error", OptionClass::Unsafe,
-     "breaks the module on purpose; the code generator then crashes"},
-
-    // LLVM's standard pipelines by name.
-    {"default", OptionClass::Value, Standard},
-    {"thinlto-pre-link", OptionClass::Value, Standard},
-    {"thinlto", OptionClass::Value, Standard},
-    {"lto-pre-link", OptionClass::Value, Standard},
-    {"lto", OptionClass::Value, Standard},
-    {"fatlto-pre-link", OptionClass::Value,
-     "LLVM's standard pipeline at the given level, with the module's bitcode embedded in it"},
-    {"function-simplification", OptionClass::Value, Standard},
-
-    // Analyses (pipelines name them as require<...>).
-    {"aa", OptionClass::Value, Analysis},
-    {"access-info", OptionClass::Value, Analysis},
-    {"assumptions", OptionClass::Value, Analysis},
-    {"basic-aa", OptionClass::Value, Analysis},
-    {"block-freq", OptionClass::Value, Analysis},
-    {"branch-prob", OptionClass::Value, Analysis},
-    {"callgraph", OptionClass::Value, Analysis},
-    {"collector-metadata", OptionClass::Value, Analysis},
-    {"cycles", OptionClass::Value, Analysis},
-    {"da", OptionClass::Value, Analysis},
-    {"ddg", OptionClass::Value, Analysis},
-    {"debug-ata", OptionClass::Value, Analysis},
-    {"demanded-bits", OptionClass::Value, Analysis},
-    {"domfrontier", OptionClass::Value, Analysis},
-    {"domtree", OptionClass::Value, Analysis},
-    {"dxil-metadata", OptionClass::Value, Analysis},
-    {"dxil-resource-bindings", OptionClass::Value, Analysis},
-    {"dxil-resource-type", OptionClass::Value, Analysis},
-    {"dxil-resources", OptionClass::Value, Analysis},
-    {"ephemerals", OptionClass::Value, Analysis},
-    {"fam-proxy", OptionClass::Value, Analysis},
-    {"func-properties", OptionClass::Value, Analysis},
-    {"globals-aa", OptionClass::Value, Analysis},
-    {"immutable-module-summary", OptionClass::Value, Analysis},
-    {"inline-advisor", OptionClass::Value, Analysis},
-    {"ir-similarity", OptionClass::Value, Analysis},
-    {"iv-users", OptionClass::Value, Analysis},
-    {"last-run-tracking", OptionClass::Value, Analysis},
-    {"lazy-value-info", OptionClass::Value, Analysis},
-    {"lcg", OptionClass::Value, Analysis},
-    {"libcall-lowering-info", OptionClass::Value, Analysis},
-    {"loops", OptionClass::Value, Analysis},
-    {"memdep", OptionClass::Value, Analysis},
-    {"memoryssa", OptionClass::Value, Analysis},
-    {"module-summary", OptionClass::Unsafe,
-     "builds a ThinLTO summary, which reads the GUIDs LLVM 23 keeps in !guid metadata that only "
-     "its pre-link pipelines assign: required on its own it crashes (SIGSEGV) on a module with an "
-     "alias or an ifunc"},
-    {"objc-arc-aa", OptionClass::Value, Analysis},
-    {"opt-remark-emit", OptionClass::Value, Analysis},
-    {"pass-instrumentation", OptionClass::Value, Analysis},
-    {"phi-values", OptionClass::Value, Analysis},
-    {"postdomtree", OptionClass::Value, Analysis},
-    {"profile-summary", OptionClass::Value, Analysis},
-    {"reg-usage", OptionClass::Value, Analysis},
-    {"regions", OptionClass::Value, Analysis},
-    {"runtime-libcall-info", OptionClass::Value, Analysis},
-    {"scalar-evolution", OptionClass::Value, Analysis},
-    {"scev-aa", OptionClass::Value, Analysis},
-    {"scoped-noalias-aa", OptionClass::Value, Analysis},
-    {"should-not-run-function-passes", OptionClass::Value, Analysis},
-    {"should-run-extra-simple-loop-unswitch", OptionClass::Value, Analysis},
-    {"should-run-extra-vector-passes", OptionClass::Value, Analysis},
-    {"ssp-layout", OptionClass::Value, Analysis},
-    {"stack-safety", OptionClass::Value, Analysis},
-    {"stack-safety-local", OptionClass::Value, Analysis},
-    {"static-data-profile-info", OptionClass::Value, Analysis},
-    {"target-ir", OptionClass::Value, Analysis},
-    {"target-lib-info", OptionClass::Value, Analysis},
-    {"tbaa", OptionClass::Value, Analysis},
-    {"uniformity", OptionClass::Value, Analysis},
-
-    // IR passes of the code generator (TargetPassConfig::addIRPasses and
-    // the targets' own): values of a compile, run on every llc invocation.
-    {"atomic-expand", OptionClass::Value, CodegenIR},
-    {"cfguard", OptionClass::Value, CodegenIR},
-    {"codegenprepare", OptionClass::Value,
-     "an IR pass of LLVM's code generator pipeline; without require<profile-summary> before it "
-     "LLVM reports a fatal error (the copy is then reloaded)"},
-    {"complex-deinterleaving", OptionClass::Value, CodegenIR},
-    {"consthoist", OptionClass::Value, CodegenIR},
-    {"declare-runtime-libcalls", OptionClass::Value, CodegenIR},
-    {"dwarf-eh-prepare", OptionClass::Value, CodegenIR},
-    {"expand-ir-insts", OptionClass::Value, CodegenIR},
-    {"expand-reductions", OptionClass::Value, CodegenIR},
-    {"gc-lowering", OptionClass::Value, CodegenIR},
-    {"indirectbr-expand", OptionClass::Value, CodegenIR},
-    {"inline-asm-prepare", OptionClass::Value, CodegenIR},
-    {"interleaved-access", OptionClass::Value, CodegenIR},
-    {"interleaved-load-combine", OptionClass::Value, CodegenIR},
-    {"loop-reduce", OptionClass::Value, CodegenIR},
-    {"loop-term-fold", OptionClass::Value, CodegenIR},
-    {"lower-emutls", OptionClass::Value, CodegenIR},
-    {"lower-global-dtors", OptionClass::Value, CodegenIR},
-    {"lower-invoke", OptionClass::Value, CodegenIR},
-    {"partially-inline-libcalls", OptionClass::Value, CodegenIR},
-    {"pre-isel-intrinsic-lowering", OptionClass::Value, CodegenIR},
-    {"replace-with-veclib", OptionClass::Value, CodegenIR},
-    {"safe-stack", OptionClass::Value, CodegenIR},
-    {"scalarize-masked-mem-intrin", OptionClass::Value, CodegenIR},
-    {"select-optimize", OptionClass::Value,
-     "an IR pass of LLVM's code generator pipeline; without require<profile-summary> before it "
-     "LLVM reports a fatal error (the copy is then reloaded)"},
-    {"shadow-stack-gc-lowering", OptionClass::Value, CodegenIR},
-    {"sjlj-eh-prepare", OptionClass::Value, CodegenIR},
-    {"stack-protector", OptionClass::Value, CodegenIR},
-    {"typepromotion", OptionClass::Value, CodegenIR},
-    {"unreachableblockelim", OptionClass::Value, CodegenIR},
-    {"wasm-eh-prepare", OptionClass::Value, CodegenIR},
-    {"win-eh-prepare", OptionClass::Value, CodegenIR},
-
-    // Instrumentation (clang's -fsanitize=, -fprofile-generate and friends).
-    {"asan", OptionClass::Value, Instrument},
-    {"bounds-checking", OptionClass::Value, Instrument},
-    {"ctx-instr-gen", OptionClass::Value, Instrument},
-    {"ctx-instr-lower", OptionClass::Value, Instrument},
-    {"dfsan", OptionClass::Value, Instrument},
-    {"hwasan", OptionClass::Value, Instrument},
-    {"instrprof", OptionClass::Value, Instrument},
-    {"instrumentor", OptionClass::Value, Instrument},
-    {"jmc-instrumenter", OptionClass::Value, Instrument},
-    {"memprof", OptionClass::Value, Instrument},
-    {"memprof-module", OptionClass::Value, Instrument},
-    {"msan", OptionClass::Value, Instrument},
-    {"nsan", OptionClass::Value, Instrument},
-    {"pgo-instr-gen", OptionClass::Value, Instrument},
-    {"rtsan", OptionClass::Value, Instrument},
-    {"sancov-module", OptionClass::Value, Instrument},
-    {"sanmd-module", OptionClass::Value, Instrument},
-    {"tsan", OptionClass::Value, Instrument},
-    {"tsan-module", OptionClass::Value, Instrument},
-    {"tysan", OptionClass::Value, Instrument},
-
-    // Transformations outside the default pipelines.
-    {"add-discriminators", OptionClass::Value, Transform},
-    {"assume-builder", OptionClass::Value, Transform},
-    {"assume-simplify", OptionClass::Value, Transform},
-    {"attributor", OptionClass::Value, Transform},
-    {"attributor-cgscc", OptionClass::Value, Transform},
-    {"attributor-light", OptionClass::Value, Transform},
-    {"attributor-light-cgscc", OptionClass::Value, Transform},
-    {"break-crit-edges", OptionClass::Value, Transform},
-    {"canon-freeze", OptionClass::Value, Transform},
-    {"count-visits", OptionClass::Value, "counts the functions it visits, in the pass itself"},
-    {"ctx-prof-flatten", OptionClass::Value, Transform},
-    {"ctx-prof-flatten-prethinlink", OptionClass::Value, Transform},
-    {"dce", OptionClass::Value, Transform},
-    {"declare-to-assign", OptionClass::Value, Transform},
-    {"dxil-upgrade", OptionClass::Value, Transform},
-    {"embed-bitcode", OptionClass::Value, "embeds the module's bitcode in a section of the output"},
-    {"extra-vector-passes", OptionClass::Value, Transform},
-    {"extract-blocks", OptionClass::Value, Transform},
-    {"fatlto-cleanup", OptionClass::Value, Transform},
-    {"fix-irreducible", OptionClass::Value, Transform},
-    {"flatten-cfg", OptionClass::Value, Transform},
-    {"global-merge", OptionClass::Value, Transform},
-    {"global-merge-func", OptionClass::Value, Transform},
-    {"guard-widening", OptionClass::Value, Transform},
-    {"gvn-hoist", OptionClass::Value, Transform},
-    {"gvn-sink", OptionClass::Value, Transform},
-    {"hardware-loops", OptionClass::Value, Transform},
-    {"hipstdpar-interpose-alloc", OptionClass::Value, Transform},
-    {"hipstdpar-math-fixup", OptionClass::Value, Transform},
-    {"hipstdpar-select-accelerator-code", OptionClass::Value, Transform},
-    {"hotcoldsplit", OptionClass::Value, Transform},
-    {"infer-address-spaces", OptionClass::Value, Transform},
-    {"inliner-ml-advisor-release", OptionClass::Value,
-     "the ML inliner; no model is linked in, so it reports an error"},
-    {"inliner-wrapper", OptionClass::Value, Transform},
-    {"inliner-wrapper-no-mandatory-first", OptionClass::Value, Transform},
-    {"instcount", OptionClass::Value,
-     "counts instructions into LLVM statistics, which only -stats (refused) prints"},
-    {"instnamer", OptionClass::Value, Transform},
-    {"internalize", OptionClass::Value, Transform},
-    {"invalidate<all>", OptionClass::Value, "drops every cached analysis result"},
-    {"irce", OptionClass::Value, Transform},
-    {"iroutliner", OptionClass::Value, Transform},
-    {"kernel-info", OptionClass::Value,
-     "reports GPU kernel properties as optimisation remarks, which come back as warnings"},
-    {"lcssa", OptionClass::Value, Transform},
-    {"lnicm", OptionClass::Value, Transform},
-    {"load-store-vectorizer", OptionClass::Value, Transform},
-    {"loop-bound-split", OptionClass::Value, Transform},
-    {"loop-data-prefetch", OptionClass::Value, Transform},
-    {"loop-extract", OptionClass::Value, Transform},
-    {"loop-flatten", OptionClass::Value, Transform},
-    {"loop-fusion", OptionClass::Value, Transform},
-    {"loop-idiom-vectorize", OptionClass::Value, Transform},
-    {"loop-predication", OptionClass::Value, Transform},
-    {"loop-simplify", OptionClass::Value, Transform},
-    {"loop-unroll-and-jam", OptionClass::Value, Transform},
-    {"loop-versioning", OptionClass::Value, Transform},
-    {"loop-versioning-licm", OptionClass::Value, Transform},
-    {"lower-allow-check", OptionClass::Value, Transform},
-    {"lower-atomic", OptionClass::Value, Transform},
-    {"lower-guard-intrinsic", OptionClass::Value, Transform},
-    {"lower-ifunc", OptionClass::Value, Transform},
-    {"lower-matrix-intrinsics", OptionClass::Value, Transform},
-    {"lower-switch", OptionClass::Value, Transform},
-    {"lower-widenable-condition", OptionClass::Value, Transform},
-    {"make-guards-explicit", OptionClass::Value, Transform},
-    {"memprof-context-disambiguation", OptionClass::Value, Transform},
-    {"mergefunc", OptionClass::Value, Transform},
-    {"metarenamer", OptionClass::Value, Transform},
-    {"mir-strip-debug", OptionClass::Value,
-     "strips debug info from machine functions, of which a -passes pipeline has none"},
-    {"module-inline", OptionClass::Value, Transform},
-    {"nary-reassociate", OptionClass::Value, Transform},
-    {"newgvn", OptionClass::Value, Transform},
-    {"no-op-cgscc", OptionClass::Value, "does nothing"},
-    {"no-op-function", OptionClass::Value, "does nothing"},
-    {"no-op-loop", OptionClass::Value, "does nothing"},
-    {"no-op-loopnest", OptionClass::Value, "does nothing"},
-    {"no-op-module", OptionClass::Value, "does nothing"},
-    {"noinline-nonprevailing", OptionClass::Value, Transform},
-    {"normalize", OptionClass::Value, Transform},
-    {"objc-arc", OptionClass::Value, Transform},
-    {"objc-arc-contract", OptionClass::Value, Transform},
-    {"objc-arc-expand", OptionClass::Value, Transform},
-    {"openmp-opt-postlink", OptionClass::Value, Transform},
-    {"partial-inliner", OptionClass::Value, Transform},
-    {"pgo-force-function-attrs", OptionClass::Value, Transform},
-    {"pgo-memop-opt", OptionClass::Value, Transform},
-    {"place-safepoints", OptionClass::Value, Transform},
-    {"prof-inject", OptionClass::Value, Transform},
-    {"prof-verify", OptionClass::Value,
-     "checks the module's profile metadata; a missing count is reported as an error"},
-    {"pseudo-probe-update", OptionClass::Value, Transform},
-    {"redundant-dbg-inst-elim", OptionClass::Value, Transform},
-    {"reg2mem", OptionClass::Value, Transform},
-    {"rewrite-statepoints-for-gc", OptionClass::Value, Transform},
-    {"rewrite-symbols", OptionClass::Value, Transform},
-    {"sandbox-vectorizer", OptionClass::Value, Transform},
-    {"scalarizer", OptionClass::Value, Transform},
-    {"scc-oz-module-inliner", OptionClass::Value, Transform},
-    {"separate-const-offset-from-gep", OptionClass::Value, Transform},
-    {"sink", OptionClass::Value, Transform},
-    {"slsr", OptionClass::Value, Transform},
-    {"static-data-annotator", OptionClass::Value, Transform},
-    {"strip", OptionClass::Value, Transform},
-    {"strip-convergence-intrinsics", OptionClass::Value, Transform},
-    {"strip-dead-cg-profile", OptionClass::Value, Transform},
-    {"strip-dead-debug-info", OptionClass::Value, Transform},
-    {"strip-dead-prototypes", OptionClass::Value, Transform},
-    {"strip-debug-declare", OptionClass::Value, Transform},
-    {"strip-gc-relocates", OptionClass::Value, Transform},
-    {"strip-nondebug", OptionClass::Value, Transform},
-    {"strip-nonlinetable-debuginfo", OptionClass::Value, Transform},
-    {"structurizecfg", OptionClass::Value, Transform},
-    {"unify-loop-exits", OptionClass::Value, Transform},
+#include "pass_policy.def"
 };
 
-// Parameters the rules cannot decide, as "pass:parameter".
-constexpr const char *Summary =
-    "writes a ThinLTO summary into the output, which reads the GUIDs LLVM 23 keeps in !guid "
-    "metadata that only its pre-link pipelines assign: embed-bitcode<thinlto> or <emit-summary> "
-    "crashes (SIGSEGV) on a module with an alias or ifunc and is a fatal error on most others; "
-    "fatlto-pre-link's run after its pre-link pipeline, where the same writer was reported to "
-    "crash on C++ with whole-program vtables (not reproduced here)";
+// Parameters the rules cannot decide, as "pass:parameter" (pass_policy.def).
+#define REVIEWED_PASS_PARAMETER(NAME, CLASS, REASON) {NAME, OptionClass::CLASS, REASON},
 constexpr Reviewed ParameterTable[] = {
-    {"internalize:preserve-gv", OptionClass::Value, "the name of a global kept external"},
-    {"alloc-token:mode", OptionClass::Value, "a token mode name"},
-    {"embed-bitcode:thinlto", OptionClass::Unsafe, Summary},
-    {"embed-bitcode:emit-summary", OptionClass::Unsafe, Summary},
-    {"fatlto-pre-link:thinlto", OptionClass::Unsafe, Summary},
-    {"fatlto-pre-link:emit-summary", OptionClass::Unsafe, Summary},
+#include "pass_policy.def"
 };
 
 // ---- Numbers --------------------------------------------------------------
@@ -372,39 +63,14 @@ struct ReviewedNumber {
   std::optional<NumberRange> index;
   const char *reason;
 };
-// clang-format off: a reviewed table, laid out for review
+// The reviewed numeric parameters (pass_policy.def).
+#define REVIEWED_PASS_NUMBER(NAME, READER, MIN, MAX, REASON)                                                 \
+  {NAME, {ValueReader::READER, MIN, MAX}, std::nullopt, REASON},
+#define REVIEWED_PASS_NUMBER_INDEXED(NAME, READER, MIN, MAX, IREADER, IMIN, IMAX, REASON)                    \
+  {NAME, {ValueReader::READER, MIN, MAX}, NumberRange{ValueReader::IREADER, IMIN, IMAX}, REASON},
 constexpr ReviewedNumber Numbers[] = {
-    {"bounds-checking:guard", {ValueReader::Int, -128, 127}, std::nullopt,
-     "the argument of the llvm.allow.ubsan.check calls it emits (LLVM reads an int8_t)"},
-    {"devirt:", {ValueReader::Int, 0, 1000}, std::nullopt,
-     "how many times the inner pipeline may repeat while calls are devirtualised (LLVM's own "
-     "pipelines use 4)"},
-    {"global-merge:max-offset", {ValueReader::Unsigned, 0, 4294967295.0}, std::nullopt,
-     "the largest offset of a merged global (LLVM reads an unsigned)"},
-    {"hardware-loops:hardware-loop-decrement", {ValueReader::Int, 0, 2147483647.0}, std::nullopt,
-     "the loop counter's step (LLVM reads an int and keeps it unsigned)"},
-    {"hardware-loops:hardware-loop-counter-bitwidth", {ValueReader::Int, 1, 64}, std::nullopt,
-     "the width of the loop counter's integer type: 0 or a width past 2^23 is no integer type"},
-    {"instcombine:max-iterations", {ValueReader::UnsignedLongLong, 0, 1000}, std::nullopt,
-     "how often instcombine may repeat (LLVM reads an APInt and keeps its low 32 bits; its "
-     "default is 1)"},
-    {"loop-unroll:full-unroll-max", {ValueReader::Int, 0, 2147483647.0}, std::nullopt,
-     "the largest trip count unrolled in full (LLVM reads an int and keeps it unsigned); the "
-     "size threshold still applies"},
-    {"lower-allow-check:cutoffs[indices]", {ValueReader::Int, 0, 1000000},
-     NumberRange{ValueReader::Unsigned, 0, 255},
-     "a hotness percentile (in millionths, as profile summaries count) per check kind; a kind is "
-     "the i8 argument of llvm.allow.ubsan.check, so indices past 255 select nothing, and LLVM "
-     "sizes a vector by the largest: 4294967295 overflows it (SIGSEGV), 2^31 asks 8 GiB"},
-    {"msan:track-origins", {ValueReader::Int, 0, 2}, std::nullopt,
-     "the origin-tracking level: 0, 1 or 2, as -fsanitize-memory-track-origins= takes"},
-    {"scalarizer:min-bits", {ValueReader::Unsigned, 0, 4294967295.0}, std::nullopt,
-     "the smallest vector width, in bits, kept as a vector (LLVM reads an unsigned)"},
-    {"simplifycfg:bonus-inst-threshold", {ValueReader::UnsignedLongLong, 0, 1000}, std::nullopt,
-     "how many extra instructions a branch fold may speculate (LLVM reads an APInt and keeps "
-     "its low 32 bits as an int; its default is 1)"},
+#include "pass_policy.def"
 };
-// clang-format on
 
 const ReviewedNumber *findNumber(StringRef pass, StringRef parameter) {
   for (const ReviewedNumber &number : Numbers)
@@ -748,10 +414,7 @@ const PassCatalogue &PassCatalogue::get() {
 namespace {
 
 // `why` is "class: reason".
-std::string refusal(StringRef what, StringRef why) {
-  return what.str() + " in -passes is refused by the safe option policy (" + why.str() +
-         "); it is allowed only with Plugin(policy=\"all\"), for trusted callers";
-}
+std::string refusal(StringRef what, StringRef why) { return policyRefusal(what.str() + " in -passes", why); }
 
 std::string refusal(StringRef what, const std::optional<Verdict> &verdict) {
   return refusal(what, verdict ? std::string(className(verdict->kind)) + ": " + verdict->reason
