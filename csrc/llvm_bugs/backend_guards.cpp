@@ -29,7 +29,7 @@ namespace llvmplug {
 namespace {
 
 // Every refusal says "a known LLVM 23.1.1 crash" (or hang): the tests and
-// tests/campaign_backends.py tell a guard's refusal from LLVM's errors by it.
+// tests/campaigns/campaign_backends.py tell a guard's refusal from LLVM's errors by it.
 [[noreturn]] void refuse(StringRef backend, const Twine &what, StringRef bug, StringRef kind = "crash") {
   throw Failure(LLVMPLUG_ERROR_TARGET, (backend + ": " + what + ": a known LLVM 23.1.1 " + kind + " (" + bug +
                                         "); refused before code generation")
@@ -92,7 +92,7 @@ StringRef backendOf(const Triple &triple) {
 
 // Intrinsics that segfault a backend when their result is used (a call
 // whose result is unused is dropped before instruction selection). Found by
-// tests/campaign_backends.py; the other backends lower them or report a
+// tests/campaigns/campaign_backends.py; the other backends lower them or report a
 // fatal error, which is already a typed error.
 struct UnloweredIntrinsic {
   Intrinsic::ID id;

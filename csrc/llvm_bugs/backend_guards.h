@@ -2,7 +2,7 @@
 // backend, before code generation sees it.
 //
 // A segfault inside LLVM kills the process that runs it; these are LLVM bugs
-// that plausible IR reaches (tests/campaign_backends.py found or confirmed
+// that plausible IR reaches (tests/campaigns/campaign_backends.py found or confirmed
 // each, and tests/data/backend_crashers/ keeps a module for each). Each guard
 // is a cheap walk over the optimised module that recognises one bug as
 // narrowly as it is understood, so that IR the backend handles still

@@ -93,7 +93,7 @@ public:
     if (!repeats.empty())
       refuse("a .rept without its .endr");
     // A Hexagon packet left open around a bad instruction hangs its
-    // assembler (LLVM 23.1.1; found by tests/campaign_asm.py): braces close
+    // assembler (LLVM 23.1.1; found by tests/campaigns/campaign_asm.py): braces close
     // within their text, on every target.
     if (braces)
       refuse("a '{' without its '}' (an open Hexagon packet hangs its assembler)");
@@ -658,7 +658,7 @@ private:
       break;
     case AsmRule::SectionSwitch:
       // Subsection 0 only: ARM's ELF streamer crashes on '.rodata 1' (LLVM
-      // 23.1.1; found by tests/campaign_asm.py).
+      // 23.1.1; found by tests/campaigns/campaign_asm.py).
       if (!atEnd() && literal("subsection", MaxSmallNumber) != 0)
         refuse("a subsection other than 0 in '" + directive + "' (ARM's ELF streamer crashes on one)");
       end();

@@ -72,7 +72,7 @@ struct Verdict {
   OptionClass kind;
   std::string reason; // why, in words, for messages and listings
   // For a "value" option some of whose numbers hang LLVM or exhaust memory
-  // (found by tests/sweep_options.py): the range the safe policy accepts.
+  // (found by tests/campaigns/sweep_options.py): the range the safe policy accepts.
   // Infinite by default: any value the option's parser accepts.
   double minValue = -HUGE_VAL;
   double maxValue = HUGE_VAL;
