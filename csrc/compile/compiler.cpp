@@ -10,6 +10,7 @@
 #include "habits.h"
 #include "link.h"
 #include "llcflags.h"
+#include "machine.h"
 #include "option_registry.h"
 #include "parse.h"
 #include "split.h"
@@ -125,16 +126,10 @@ struct Diagnostics : DiagnosticHandler {
 
 std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
-  std::string cpu = codegen::getCPUStr();
-  checkCPUAndFeatures(triple, *target, cpu, codegen::getTuneCPUStr(), codegen::getFeatureList(), "");
-
-  TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
-  applyLlcFlags(request.llc, options);
-  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
-      codegen::getExplicitCodeModel(), request.codegenLevel));
-  if (!machine)
-    throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + triple.str() + "'");
+  checkCPUAndFeatures(triple, *target, codegen::getCPUStr(), codegen::getTuneCPUStr(),
+                      codegen::getFeatureList(), "");
+  std::unique_ptr<TargetMachine> machine =
+      createMachine(*target, describeMachine(triple, request.llc, request.codegenLevel));
   checkInstPrinterOptions(*machine, request.llc);
   return machine;
 }
@@ -209,22 +204,15 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
   return std::string(buffer.str());
 }
 
-// What ThinLTO needs of the request: the same machine configuration as
-// createTargetMachine's, the levels, and where to stop.
+// What ThinLTO needs of the request: the same machine as createTargetMachine
+// builds, the levels, and where to stop.
 ThinSettings thinSettings(const Triple &triple, const Request &request, unsigned threads) {
   ThinSettings settings;
-  settings.triple = triple;
-  settings.cpu = codegen::getCPUStr();
-  settings.features = codegen::getFeaturesStr();
-  settings.options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
-  applyLlcFlags(request.llc, settings.options);
-  settings.relocModel = codegen::getExplicitRelocModel();
-  settings.codeModel = codegen::getExplicitCodeModel();
+  settings.machine = describeMachine(triple, request.llc, request.codegenLevel);
   settings.optLevel = request.level == OptimizationLevel::O0   ? 0
                       : request.level == OptimizationLevel::O1 ? 1
                       : request.level == OptimizationLevel::O2 ? 2
                                                                : 3;
-  settings.codegenLevel = request.codegenLevel;
   settings.output = request.output == Output::Assembly  ? ThinSettings::Output::Assembly
                     : request.output == Output::Bitcode ? ThinSettings::Output::Bitcode
                                                         : ThinSettings::Output::Object;

@@ -103,16 +103,10 @@ void runBounded(size_t count, unsigned threads, const std::function<size_t(size_
 
 std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   std::string error;
-  const Target *target = TargetRegistry::lookupTarget(settings.triple, error);
+  const Target *target = TargetRegistry::lookupTarget(settings.machine.triple, error);
   if (!target)
     throw Failure(LLVMPLUG_ERROR_TARGET, error);
-  std::unique_ptr<TargetMachine> machine(
-      target->createTargetMachine(settings.triple, settings.cpu, settings.features, settings.options,
-                                  settings.relocModel, settings.codeModel, settings.codegenLevel));
-  if (!machine)
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  "could not create a target machine for '" + settings.triple.str() + "'");
-  return machine;
+  return createMachine(*target, settings.machine);
 }
 
 // A module clang compiled for full LTO (-flto) says so in a "ThinLTO" flag of
@@ -333,12 +327,13 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   timer.stage("import"); // symbol resolution and the thin link, serial
 
   lto::Config config;
-  config.CPU = settings.cpu;
-  config.MAttrs = {settings.features};
-  config.Options = settings.options;
-  config.RelocModel = settings.relocModel;
-  config.CodeModel = settings.codeModel;
-  config.CGOptLevel = settings.codegenLevel;
+  // lto::Config builds its own machines, from the same description.
+  config.CPU = settings.machine.cpu;
+  config.MAttrs = {settings.machine.features};
+  config.Options = settings.machine.options;
+  config.RelocModel = settings.machine.relocModel;
+  config.CodeModel = settings.machine.codeModel;
+  config.CGOptLevel = settings.machine.codegenLevel;
   config.OptLevel = settings.optLevel;
   config.CGFileType = settings.output == ThinSettings::Output::Assembly ? CodeGenFileType::AssemblyFile
                                                                         : CodeGenFileType::ObjectFile;
