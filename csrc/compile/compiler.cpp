@@ -114,16 +114,6 @@ Request parseRequest(StringRef target, StringRef flags) {
   return request;
 }
 
-// LLVM's diagnostics for one module's context: the first error ends the
-// call, the rest are kept for the result's message (diagnostics.h).
-struct Diagnostics : DiagnosticHandler {
-  std::string warnings;
-  bool handleDiagnostics(const DiagnosticInfo &info) override {
-    warnings += reportDiagnostic(info);
-    return true;
-  }
-};
-
 std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
   checkCPUAndFeatures(triple, *target, codegen::getCPUStr(), codegen::getTuneCPUStr(),
@@ -326,13 +316,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
   ScopedOptions scope(options, applied ? std::vector<Setting>() : settings, alone);
 
-  LLVMContext context;
-  auto handler = std::make_unique<Diagnostics>();
-  Diagnostics &diagnostics = *handler;
-  // Respect the -pass-remarks* filters: otherwise every remark LLVM can
-  // produce (e.g. asm-printer's instruction counts) reaches the handler.
-  context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  Prepared prepared = prepareModule(options, request, bytes, links, context, alone, timings);
+  DiagnosedContext diagnostics;
+  Prepared prepared = prepareModule(options, request, bytes, links, diagnostics.context, alone, timings);
   diagnostics.warnings.insert(0, prepared.warnings); // first: they say what the rest is about
   std::unique_ptr<Module> &module = prepared.module;
   std::unique_ptr<TargetMachine> &machine = prepared.machine;
@@ -380,11 +365,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   timings.stage("codegen");
   runInParallel(bitcode.size(), [&](size_t index) {
     timings.partStage(index, "codegen");
-    LLVMContext partContext;
-    auto partHandler = std::make_unique<Diagnostics>();
-    Diagnostics &partDiagnostics = *partHandler;
-    partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
-    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext, ParseOptions());
+    DiagnosedContext partDiagnostics;
+    std::unique_ptr<Module> part = parseModule(bitcode[index], partDiagnostics.context, ParseOptions());
     std::unique_ptr<TargetMachine> partMachine = createTargetMachine(triple, prepared.choice.target, request);
     applyModuleSettings(*partMachine, *part);
     outputs[index] = emit(*part, *partMachine, request);
@@ -526,12 +508,9 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
   std::optional<AsmRules> asmRules;
   std::unique_ptr<TargetMachine> machine;
   for (size_t index = 0; index < modules.size(); ++index) {
-    LLVMContext context;
-    auto handler = std::make_unique<Diagnostics>();
-    Diagnostics &diagnostics = *handler;
-    context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
+    DiagnosedContext diagnostics;
     Prepared prepared =
-        prepareModule(options, request, modules[index], links, context, /*alone=*/true, timings);
+        prepareModule(options, request, modules[index], links, diagnostics.context, /*alone=*/true, timings);
     if (common && *common != prepared.choice.triple)
       throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" +
                                                prepared.choice.triple.str() + "', module 0 for '" +

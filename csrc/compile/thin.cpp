@@ -43,10 +43,10 @@ namespace {
 // (diagnostics.h), from several threads at once.
 class Reports {
 public:
-  void report(const DiagnosticInfo &info) {
-    std::string line = reportDiagnostic(info);
+  void report(const DiagnosticInfo &info) { add(reportDiagnostic(info)); }
+  void add(const std::string &lines) {
     std::lock_guard<std::mutex> hold(lock_);
-    warnings_ += line;
+    warnings_ += lines;
   }
   std::string take() {
     std::lock_guard<std::mutex> hold(lock_);
@@ -130,10 +130,8 @@ void dropFullLTOFlag(Module &module) {
 // The module with its summary as bitcode (what clang -flto=thin writes for
 // each translation unit), after the pre-link work ThinLTO needs.
 std::string preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
-  LLVMContext context;
-  context.setDiagnosticHandlerCallBack(
-      [](const DiagnosticInfo *info, void *reports) { static_cast<Reports *>(reports)->report(*info); },
-      &reports, /*RespectFilters=*/true);
+  DiagnosedContext diagnostics;
+  LLVMContext &context = diagnostics.context;
   Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(MemoryBufferRef(bitcode, ""), context);
   if (!parsed)
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "bad bitcode between stages: " + toString(parsed.takeError()));
@@ -163,6 +161,7 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   // separate calls would collide when linked.
   WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true, &summary, /*GenerateHash=*/true);
   os.flush();
+  reports.add(diagnostics.warnings); // one module's lines together
   return out;
 }
 
