@@ -57,6 +57,16 @@ namespace {
 
 enum class Output { Object, Assembly, Bitcode, Text };
 
+// How a compile holds the copy (compileModule chooses).
+enum class Sharing {
+  // The runtime lock held shared, among compiles of the same per-call
+  // options, which OptionGroups has put in force already.
+  Grouped,
+  // The runtime lock held exclusively: the compile puts its options in
+  // force itself, those that targets write included (ScopedOptions).
+  Alone,
+};
+
 // The flags the pipeline itself interprets; the rest are LLVM options.
 struct Request {
   OptimizationLevel level = OptimizationLevel::O2;
@@ -244,10 +254,10 @@ struct Finish {
   ~Finish() { timings.finish(); }
 };
 
-// With the runtime lock held as compileModule chose it; `alone` as there.
-// Throws RunAlone for a target that writes options when not alone.
+// With the runtime lock held as `sharing` says. Throws RunAlone for a
+// target that writes options when not alone.
 Prepared prepareModule(const OptionRegistry &options, const Request &request, StringRef bytes,
-                       ArrayRef<StringRef> links, LLVMContext &context, bool alone, Timings &timings) {
+                       ArrayRef<StringRef> links, LLVMContext &context, Sharing sharing, Timings &timings) {
   timings.stage("parse");
   // As llc: the target (the request's triple, else the module's, else the
   // host's) is chosen, and its machine made, as soon as the parser has read
@@ -263,7 +273,7 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   ParseOptions parsing;
   auto target = [&](StringRef moduleTriple, StringRef moduleLayout) {
     choice = chooseTarget(request.triple, moduleTriple, codegen::getMArch());
-    if (!alone && targetWritesOptions(choice->triple))
+    if (sharing != Sharing::Alone && targetWritesOptions(choice->triple))
       throw RunAlone{}; // before a target machine exists for it
     machine = createTargetMachine(choice->triple, choice->target, request);
     DataLayout layout = machine->createDataLayout();
@@ -306,18 +316,17 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   return Prepared{std::move(module), *choice, std::move(machine), asmRules, std::move(warnings)};
 }
 
-// applied: the per-call options are in force already (OptionGroups).
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
-                        ArrayRef<StringRef> links, unsigned parts, bool alone, Timings &timings,
-                        bool applied = false) {
+                        ArrayRef<StringRef> links, unsigned parts, Sharing sharing, Timings &timings) {
   bool split = parts > 1;
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
-  ScopedOptions scope(options, applied ? std::vector<Setting>() : settings, alone);
+  bool alone = sharing == Sharing::Alone;
+  ScopedOptions scope(options, alone ? settings : std::vector<Setting>(), alone);
 
   DiagnosedContext diagnostics;
-  Prepared prepared = prepareModule(options, request, bytes, links, diagnostics.context, alone, timings);
+  Prepared prepared = prepareModule(options, request, bytes, links, diagnostics.context, sharing, timings);
   diagnostics.warnings.insert(0, prepared.warnings); // first: they say what the rest is about
   std::unique_ptr<Module> &module = prepared.module;
   std::unique_ptr<TargetMachine> &machine = prepared.machine;
@@ -470,8 +479,7 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
         ~Leave() { groups.leave(); }
       } leave{groups};
       try {
-        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, timings,
-                              /*applied=*/true);
+        return compileRequest(registry, request, bytes, links, parts, Sharing::Grouped, timings);
       } catch (const RunAlone &) {
         // The module named another target than it seemed to: run it again
         // alone (below). Only ever trades up: running alone is always correct.
@@ -480,7 +488,7 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
   }
   timings.stage("wait");
   ExclusiveLock exclusive(runtimeLock());
-  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true, timings, /*applied=*/false);
+  return compileRequest(runtime(), request, bytes, links, parts, Sharing::Alone, timings);
 }
 
 Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, StringRef target,
@@ -510,7 +518,7 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
   for (size_t index = 0; index < modules.size(); ++index) {
     DiagnosedContext diagnostics;
     Prepared prepared =
-        prepareModule(options, request, modules[index], links, diagnostics.context, /*alone=*/true, timings);
+        prepareModule(options, request, modules[index], links, diagnostics.context, Sharing::Alone, timings);
     if (common && *common != prepared.choice.triple)
       throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" +
                                                prepared.choice.triple.str() + "', module 0 for '" +
@@ -539,7 +547,7 @@ Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, Str
   if (!request.llvmFlags.empty())
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "compileWithLockHeld takes no LLVM option");
   Timings timings;                                                                // not reported
-  return compileRequest(options, request, bytes, {}, 0, /*alone=*/true, timings); // nothing else runs yet
+  return compileRequest(options, request, bytes, {}, 0, Sharing::Alone, timings); // nothing else runs yet
 }
 
 } // namespace llvmplug
