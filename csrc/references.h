@@ -1,12 +1,13 @@
 // references.h: what an IR object refers to, walked one way for every check.
 //
-// Why: the nesting limit (nesting.cpp) and linking (link.cpp) both need
-// "everything a function or global refers to": the types, constants and
-// metadata LLVM will recurse through, the globals a needed definition brings
-// in. Each had its own walk, and they drifted: the nesting limit missed
-// metadata reached only through debug records (#dbg_value), so a chain of
-// 100,000 types hanging off a record's variable crashed the code generator
-// (SIGSEGV) past the limit. Here is the one list of what refers to what.
+// Why: the nesting limit (nesting.cpp), linking (link.cpp) and splitting
+// (split.cpp) all need "everything a function or global refers to": the
+// types, constants and metadata LLVM will recurse through, the globals a
+// needed definition brings in, the globals a part must copy or reach. Each
+// had its own walk, and they drifted: the nesting limit missed metadata
+// reached only through debug records (#dbg_value), so a chain of 100,000
+// types hanging off a record's variable crashed the code generator (SIGSEGV)
+// past the limit. Here is the one list of what refers to what.
 //
 // How: the visitors are told about direct references only; a check that
 // goes deeper asks for the operands of what it was told about, in its own

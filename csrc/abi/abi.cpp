@@ -10,6 +10,7 @@
 #include "option_registry.h"
 #include "pass_policy.h"
 #include "runtime.h"
+#include "start.h"
 #include "targets.h"
 #include "threads.h"
 #include "timings.h"

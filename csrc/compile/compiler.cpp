@@ -10,11 +10,12 @@
 #include "habits.h"
 #include "link.h"
 #include "llcflags.h"
+#include "machine.h"
 #include "option_registry.h"
 #include "option_sharing.h"
 #include "parse.h"
-#include "runtime.h"
 #include "split.h"
+#include "start.h"
 #include "target_checks.h"
 #include "targets.h"
 #include "thin.h"
@@ -56,6 +57,16 @@ namespace llvmplug {
 namespace {
 
 enum class Output { Object, Assembly, Bitcode, Text };
+
+// How a compile holds the copy (compileModule chooses).
+enum class Sharing {
+  // The runtime lock held shared, among compiles of the same per-call
+  // options, which OptionGroups has put in force already.
+  Grouped,
+  // The runtime lock held exclusively: the compile puts its options in
+  // force itself, those that targets write included (ScopedOptions).
+  Alone,
+};
 
 // The flags the pipeline itself interprets; the rest are LLVM options.
 struct Request {
@@ -114,28 +125,12 @@ Request parseRequest(StringRef target, StringRef flags) {
   return request;
 }
 
-// LLVM's diagnostics for one module's context: the first error ends the
-// call, the rest are kept for the result's message (diagnostics.h).
-struct Diagnostics : DiagnosticHandler {
-  std::string warnings;
-  bool handleDiagnostics(const DiagnosticInfo &info) override {
-    warnings += reportDiagnostic(info);
-    return true;
-  }
-};
-
 std::unique_ptr<TargetMachine> createTargetMachine(const Triple &triple, const Target *target,
                                                    const Request &request) {
-  std::string cpu = codegen::getCPUStr();
-  checkCPUAndFeatures(triple, *target, cpu, codegen::getTuneCPUStr(), codegen::getFeatureList(), "");
-
-  TargetOptions options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
-  applyLlcFlags(request.llc, options);
-  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, codegen::getFeaturesStr(), options, codegen::getExplicitRelocModel(),
-      codegen::getExplicitCodeModel(), request.codegenLevel));
-  if (!machine)
-    throw Failure(LLVMPLUG_ERROR_TARGET, "could not create a target machine for '" + triple.str() + "'");
+  checkCPUAndFeatures(triple, *target, codegen::getCPUStr(), codegen::getTuneCPUStr(),
+                      codegen::getFeatureList(), "");
+  std::unique_ptr<TargetMachine> machine =
+      createMachine(*target, describeMachine(triple, request.llc, request.codegenLevel));
   checkInstPrinterOptions(*machine, request.llc);
   return machine;
 }
@@ -210,22 +205,15 @@ std::string emit(Module &module, TargetMachine &machine, const Request &request)
   return std::string(buffer.str());
 }
 
-// What ThinLTO needs of the request: the same machine configuration as
-// createTargetMachine's, the levels, and where to stop.
+// What ThinLTO needs of the request: the same machine as createTargetMachine
+// builds, the levels, and where to stop.
 ThinSettings thinSettings(const Triple &triple, const Request &request, unsigned threads) {
   ThinSettings settings;
-  settings.triple = triple;
-  settings.cpu = codegen::getCPUStr();
-  settings.features = codegen::getFeaturesStr();
-  settings.options = codegen::InitTargetOptionsFromCodeGenFlags(triple);
-  applyLlcFlags(request.llc, settings.options);
-  settings.relocModel = codegen::getExplicitRelocModel();
-  settings.codeModel = codegen::getExplicitCodeModel();
+  settings.machine = describeMachine(triple, request.llc, request.codegenLevel);
   settings.optLevel = request.level == OptimizationLevel::O0   ? 0
                       : request.level == OptimizationLevel::O1 ? 1
                       : request.level == OptimizationLevel::O2 ? 2
                                                                : 3;
-  settings.codegenLevel = request.codegenLevel;
   settings.output = request.output == Output::Assembly  ? ThinSettings::Output::Assembly
                     : request.output == Output::Bitcode ? ThinSettings::Output::Bitcode
                                                         : ThinSettings::Output::Object;
@@ -267,10 +255,10 @@ struct Finish {
   ~Finish() { timings.finish(); }
 };
 
-// With the runtime lock held as compileModule chose it; `alone` as there.
-// Throws RunAlone for a target that writes options when not alone.
+// With the runtime lock held as `sharing` says. Throws RunAlone for a
+// target that writes options when not alone.
 Prepared prepareModule(const OptionRegistry &options, const Request &request, StringRef bytes,
-                       ArrayRef<StringRef> links, LLVMContext &context, bool alone, Timings &timings) {
+                       ArrayRef<StringRef> links, LLVMContext &context, Sharing sharing, Timings &timings) {
   timings.stage("parse");
   // As llc: the target (the request's triple, else the module's, else the
   // host's) is chosen, and its machine made, as soon as the parser has read
@@ -286,7 +274,7 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   ParseOptions parsing;
   auto target = [&](StringRef moduleTriple, StringRef moduleLayout) {
     choice = chooseTarget(request.triple, moduleTriple, codegen::getMArch());
-    if (!alone && targetWritesOptions(choice->triple))
+    if (sharing != Sharing::Alone && targetWritesOptions(choice->triple))
       throw RunAlone{}; // before a target machine exists for it
     machine = createTargetMachine(choice->triple, choice->target, request);
     DataLayout layout = machine->createDataLayout();
@@ -329,23 +317,17 @@ Prepared prepareModule(const OptionRegistry &options, const Request &request, St
   return Prepared{std::move(module), *choice, std::move(machine), asmRules, std::move(warnings)};
 }
 
-// applied: the per-call options are in force already (OptionGroups).
 Compiled compileRequest(const OptionRegistry &options, const Request &request, StringRef bytes,
-                        ArrayRef<StringRef> links, unsigned parts, bool alone, Timings &timings,
-                        bool applied = false) {
+                        ArrayRef<StringRef> links, unsigned parts, Sharing sharing, Timings &timings) {
   bool split = parts > 1;
   options.checkPipeline(request.passes.value_or("")); // policy: no printing or viewing passes
   // Check every LLVM flag before changing any, so a typo changes nothing.
   std::vector<Setting> settings = options.resolve(request.llvmFlags);
-  ScopedOptions scope(options, applied ? std::vector<Setting>() : settings, alone);
+  bool alone = sharing == Sharing::Alone;
+  ScopedOptions scope(options, alone ? settings : std::vector<Setting>(), alone);
 
-  LLVMContext context;
-  auto handler = std::make_unique<Diagnostics>();
-  Diagnostics &diagnostics = *handler;
-  // Respect the -pass-remarks* filters: otherwise every remark LLVM can
-  // produce (e.g. asm-printer's instruction counts) reaches the handler.
-  context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
-  Prepared prepared = prepareModule(options, request, bytes, links, context, alone, timings);
+  DiagnosedContext diagnostics;
+  Prepared prepared = prepareModule(options, request, bytes, links, diagnostics.context, sharing, timings);
   diagnostics.warnings.insert(0, prepared.warnings); // first: they say what the rest is about
   std::unique_ptr<Module> &module = prepared.module;
   std::unique_ptr<TargetMachine> &machine = prepared.machine;
@@ -393,11 +375,8 @@ Compiled compileRequest(const OptionRegistry &options, const Request &request, S
   timings.stage("codegen");
   runInParallel(bitcode.size(), [&](size_t index) {
     timings.partStage(index, "codegen");
-    LLVMContext partContext;
-    auto partHandler = std::make_unique<Diagnostics>();
-    Diagnostics &partDiagnostics = *partHandler;
-    partContext.setDiagnosticHandler(std::move(partHandler), /*RespectFilters=*/true);
-    std::unique_ptr<Module> part = parseModule(bitcode[index], partContext, ParseOptions());
+    DiagnosedContext partDiagnostics;
+    std::unique_ptr<Module> part = parseModule(bitcode[index], partDiagnostics.context, ParseOptions());
     std::unique_ptr<TargetMachine> partMachine = createTargetMachine(triple, prepared.choice.target, request);
     applyModuleSettings(*partMachine, *part);
     outputs[index] = emit(*part, *partMachine, request);
@@ -501,8 +480,7 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
         ~Leave() { groups.leave(); }
       } leave{groups};
       try {
-        return compileRequest(registry, request, bytes, links, parts, /*alone=*/false, timings,
-                              /*applied=*/true);
+        return compileRequest(registry, request, bytes, links, parts, Sharing::Grouped, timings);
       } catch (const RunAlone &) {
         // The module named another target than it seemed to: run it again
         // alone (below). Only ever trades up: running alone is always correct.
@@ -511,7 +489,7 @@ Compiled compileModule(StringRef bytes, StringRef target, StringRef flags, Array
   }
   timings.stage("wait");
   ExclusiveLock exclusive(runtimeLock());
-  return compileRequest(runtime(), request, bytes, links, parts, /*alone=*/true, timings, /*applied=*/false);
+  return compileRequest(runtime(), request, bytes, links, parts, Sharing::Alone, timings);
 }
 
 Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, StringRef target,
@@ -539,12 +517,9 @@ Compiled compileModules(ArrayRef<StringRef> modules, ArrayRef<StringRef> links, 
   std::optional<AsmRules> asmRules;
   std::unique_ptr<TargetMachine> machine;
   for (size_t index = 0; index < modules.size(); ++index) {
-    LLVMContext context;
-    auto handler = std::make_unique<Diagnostics>();
-    Diagnostics &diagnostics = *handler;
-    context.setDiagnosticHandler(std::move(handler), /*RespectFilters=*/true);
+    DiagnosedContext diagnostics;
     Prepared prepared =
-        prepareModule(options, request, modules[index], links, context, /*alone=*/true, timings);
+        prepareModule(options, request, modules[index], links, diagnostics.context, Sharing::Alone, timings);
     if (common && *common != prepared.choice.triple)
       throw Failure(LLVMPLUG_ERROR_TARGET, "module " + std::to_string(index) + " is for '" +
                                                prepared.choice.triple.str() + "', module 0 for '" +
@@ -573,7 +548,7 @@ Compiled compileWithLockHeld(const OptionRegistry &options, StringRef bytes, Str
   if (!request.llvmFlags.empty())
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "compileWithLockHeld takes no LLVM option");
   Timings timings;                                                                // not reported
-  return compileRequest(options, request, bytes, {}, 0, /*alone=*/true, timings); // nothing else runs yet
+  return compileRequest(options, request, bytes, {}, 0, Sharing::Alone, timings); // nothing else runs yet
 }
 
 } // namespace llvmplug

@@ -29,6 +29,23 @@ std::string reportDiagnostic(const DiagnosticInfo &info) {
   return text + "\n";
 }
 
+namespace {
+
+struct KeepWarnings : DiagnosticHandler {
+  std::string &warnings;
+  explicit KeepWarnings(std::string &warnings) : warnings(warnings) {}
+  bool handleDiagnostics(const DiagnosticInfo &info) override {
+    warnings += reportDiagnostic(info);
+    return true;
+  }
+};
+
+} // namespace
+
+DiagnosedContext::DiagnosedContext() {
+  context.setDiagnosticHandler(std::make_unique<KeepWarnings>(warnings), /*RespectFilters=*/true);
+}
+
 struct HeldErrors::Handler : DiagnosticHandler {
   std::string errors;
   DiagnosticHandler *before = nullptr;

@@ -10,13 +10,13 @@
 #define LLVMPLUG_DIAGNOSTICS_H
 
 #include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/LLVMContext.h"
 
 #include <memory>
 #include <string>
 
 namespace llvm {
 class DiagnosticInfo;
-class LLVMContext;
 } // namespace llvm
 
 namespace llvmplug {
@@ -24,6 +24,19 @@ namespace llvmplug {
 // "warning: ...\n" (or remark, note) for `info`; throws
 // Failure(LLVMPLUG_ERROR_CODEGEN) for an error.
 std::string reportDiagnostic(const llvm::DiagnosticInfo &info);
+
+// The context of one module (or part): its diagnostics go through
+// reportDiagnostic, so the first error throws and the rest are kept in
+// `warnings` for the result's message. It respects the -pass-remarks*
+// filters: otherwise every remark LLVM can produce (e.g. asm-printer's
+// instruction counts) reaches the handler.
+struct DiagnosedContext {
+  DiagnosedContext();
+  DiagnosedContext(const DiagnosedContext &) = delete;
+  DiagnosedContext &operator=(const DiagnosedContext &) = delete;
+  llvm::LLVMContext context;
+  std::string warnings;
+};
 
 // While alive, errors reported to `context` are kept instead of thrown, for
 // calls into LLVM that hold state a throw would strand: SplitModule's value

@@ -201,15 +201,19 @@ private:
       need(value->getName());
   }
   void walk(Value *root) {
-    SmallVector<Value *, 16> values{root};
-    while (!values.empty()) {
-      Value *value = values.pop_back_val();
+    // A constant's operands (references.h) go on `values`.
+    struct Operands : ReferenceVisitor {
+      SmallVector<Value *, 16> values;
+      void value(Value *value) override { values.push_back(value); }
+    } operands;
+    operands.values.push_back(root);
+    while (!operands.values.empty()) {
+      Value *value = operands.values.pop_back_val();
       if (auto *global = dyn_cast<GlobalValue>(value)) {
         reach(global);
       } else if (auto *constant = dyn_cast<Constant>(value)) {
         if (seenConstants.insert(constant).second)
-          for (Value *operand : constant->operands())
-            values.push_back(operand);
+          visitOperands(constant, operands);
       } else if (auto *wrapped = dyn_cast<MetadataAsValue>(value)) {
         walkMetadata(wrapped->getMetadata());
       }

@@ -1,6 +1,7 @@
 #include "split.h"
 
 #include "diagnostics.h"
+#include "references.h"
 #include "sandbox.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -10,9 +11,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/GlobalIFunc.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/raw_ostream.h"
@@ -99,63 +98,49 @@ bool copyable(const GlobalValue &value) {
   return value.hasLinkOnceLinkage() || value.hasAvailableExternallyLinkage();
 }
 
-// The global values that `value`'s definition refers to: through its
-// instructions (and the constants they use), its personality, prefix and
-// prologue, debug records' locations, its initialiser, aliasee or resolver.
-// Each definition is walked once; what of() returns stays valid until the
-// next call.
+// The global values that `value`'s definition refers to, as references.h
+// walks it: through its instructions (and the constants they use), its
+// personality, prefix and prologue, its initialiser, aliasee or resolver, and
+// the values metadata wraps there (a debug record's location or address, a
+// debug intrinsic's operand); metadata nodes are not followed. Each
+// definition is walked once; what of() returns stays valid until the next
+// call.
 class References {
 public:
   const SmallVector<const GlobalValue *, 8> &of(const GlobalValue &value) {
     auto [it, fresh] = found_.try_emplace(&value);
     if (!fresh)
       return it->second;
-    SmallVector<const Value *, 32> values;
-    if (auto *function = dyn_cast<Function>(&value)) {
-      for (const Value *extra : {function->hasPersonalityFn() ? function->getPersonalityFn() : nullptr,
-                                 function->hasPrefixData() ? function->getPrefixData() : nullptr,
-                                 function->hasPrologueData() ? function->getPrologueData() : nullptr})
-        if (extra)
-          values.push_back(extra);
-      for (const Instruction &instruction : instructions(*function)) {
-        values.append(instruction.op_begin(), instruction.op_end());
-        for (const DbgVariableRecord &record : filterDbgVars(instruction.getDbgRecordRange()))
-          for (const Value *location : record.location_ops())
-            values.push_back(location);
-      }
-    } else if (auto *global = dyn_cast<GlobalVariable>(&value)) {
-      if (global->hasInitializer())
-        values.push_back(global->getInitializer());
-    } else if (auto *alias = dyn_cast<GlobalAlias>(&value)) {
-      values.push_back(alias->getAliasee());
-    } else if (auto *ifunc = dyn_cast<GlobalIFunc>(&value)) {
-      values.push_back(ifunc->getResolver());
-    }
+    Values values;
+    visitReferences(const_cast<GlobalValue &>(value), values); // the walk only reads
     SmallPtrSet<const Value *, 32> seen;
     SmallVector<const GlobalValue *, 8> &out = it->second;
-    while (!values.empty()) {
-      const Value *next = values.pop_back_val();
-      if (!next || !seen.insert(next).second)
+    while (!values.found.empty()) {
+      Value *next = values.found.pop_back_val();
+      if (!seen.insert(next).second)
         continue;
       if (auto *global = dyn_cast<GlobalValue>(next))
         out.push_back(global);
       else if (auto *constant = dyn_cast<Constant>(next))
-        values.append(constant->op_begin(), constant->op_end());
+        visitOperands(constant, values);
       else if (auto *wrapped = dyn_cast<MetadataAsValue>(next))
-        addMetadataValues(wrapped->getMetadata(), values);
+        values.metadata(wrapped->getMetadata());
     }
     return out;
   }
 
 private:
-  // Values wrapped as metadata operands (a debug intrinsic's location).
-  static void addMetadataValues(const Metadata *md, SmallVectorImpl<const Value *> &values) {
-    if (auto *wrapped = dyn_cast<ValueAsMetadata>(md))
-      values.push_back(wrapped->getValue());
-    else if (auto *list = dyn_cast<DIArgList>(md))
-      for (const ValueAsMetadata *argument : list->getArgs())
-        values.push_back(argument->getValue());
-  }
+  struct Values : ReferenceVisitor {
+    SmallVector<Value *, 32> found;
+    void value(Value *value) override { found.push_back(value); }
+    void metadata(Metadata *md) override {
+      if (auto *wrapped = dyn_cast<ValueAsMetadata>(md))
+        found.push_back(wrapped->getValue());
+      else if (auto *list = dyn_cast<DIArgList>(md))
+        for (ValueAsMetadata *argument : list->getArgs())
+          found.push_back(argument->getValue());
+    }
+  };
   DenseMap<const GlobalValue *, SmallVector<const GlobalValue *, 8>> found_;
 };
 

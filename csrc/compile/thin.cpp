@@ -43,10 +43,10 @@ namespace {
 // (diagnostics.h), from several threads at once.
 class Reports {
 public:
-  void report(const DiagnosticInfo &info) {
-    std::string line = reportDiagnostic(info);
+  void report(const DiagnosticInfo &info) { add(reportDiagnostic(info)); }
+  void add(const std::string &lines) {
     std::lock_guard<std::mutex> hold(lock_);
-    warnings_ += line;
+    warnings_ += lines;
   }
   std::string take() {
     std::lock_guard<std::mutex> hold(lock_);
@@ -103,16 +103,10 @@ void runBounded(size_t count, unsigned threads, const std::function<size_t(size_
 
 std::unique_ptr<TargetMachine> makeMachine(const ThinSettings &settings) {
   std::string error;
-  const Target *target = TargetRegistry::lookupTarget(settings.triple, error);
+  const Target *target = TargetRegistry::lookupTarget(settings.machine.triple, error);
   if (!target)
     throw Failure(LLVMPLUG_ERROR_TARGET, error);
-  std::unique_ptr<TargetMachine> machine(
-      target->createTargetMachine(settings.triple, settings.cpu, settings.features, settings.options,
-                                  settings.relocModel, settings.codeModel, settings.codegenLevel));
-  if (!machine)
-    throw Failure(LLVMPLUG_ERROR_TARGET,
-                  "could not create a target machine for '" + settings.triple.str() + "'");
-  return machine;
+  return createMachine(*target, settings.machine);
 }
 
 // A module clang compiled for full LTO (-flto) says so in a "ThinLTO" flag of
@@ -136,10 +130,8 @@ void dropFullLTOFlag(Module &module) {
 // The module with its summary as bitcode (what clang -flto=thin writes for
 // each translation unit), after the pre-link work ThinLTO needs.
 std::string preLink(StringRef bitcode, size_t index, const ThinSettings &settings, Reports &reports) {
-  LLVMContext context;
-  context.setDiagnosticHandlerCallBack(
-      [](const DiagnosticInfo *info, void *reports) { static_cast<Reports *>(reports)->report(*info); },
-      &reports, /*RespectFilters=*/true);
+  DiagnosedContext diagnostics;
+  LLVMContext &context = diagnostics.context;
   Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(MemoryBufferRef(bitcode, ""), context);
   if (!parsed)
     throw Failure(LLVMPLUG_ERROR_INTERNAL, "bad bitcode between stages: " + toString(parsed.takeError()));
@@ -169,6 +161,7 @@ std::string preLink(StringRef bitcode, size_t index, const ThinSettings &setting
   // separate calls would collide when linked.
   WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true, &summary, /*GenerateHash=*/true);
   os.flush();
+  reports.add(diagnostics.warnings); // one module's lines together
   return out;
 }
 
@@ -333,12 +326,13 @@ ThinResult compileThin(const std::vector<std::string> &modules, const ThinSettin
   timer.stage("import"); // symbol resolution and the thin link, serial
 
   lto::Config config;
-  config.CPU = settings.cpu;
-  config.MAttrs = {settings.features};
-  config.Options = settings.options;
-  config.RelocModel = settings.relocModel;
-  config.CodeModel = settings.codeModel;
-  config.CGOptLevel = settings.codegenLevel;
+  // lto::Config builds its own machines, from the same description.
+  config.CPU = settings.machine.cpu;
+  config.MAttrs = {settings.machine.features};
+  config.Options = settings.machine.options;
+  config.RelocModel = settings.machine.relocModel;
+  config.CodeModel = settings.machine.codeModel;
+  config.CGOptLevel = settings.machine.codegenLevel;
   config.OptLevel = settings.optLevel;
   config.CGFileType = settings.output == ThinSettings::Output::Assembly ? CodeGenFileType::AssemblyFile
                                                                         : CodeGenFileType::ObjectFile;

@@ -16,9 +16,7 @@
 #ifndef LLVMPLUG_THIN_H
 #define LLVMPLUG_THIN_H
 
-#include "llvm/Support/CodeGen.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Triple.h"
+#include "machine.h"
 
 #include <functional>
 #include <optional>
@@ -34,13 +32,8 @@ namespace llvmplug {
 class Timings;
 
 struct ThinSettings {
-  llvm::Triple triple;
-  std::string cpu, features;
-  llvm::TargetOptions options;
-  std::optional<llvm::Reloc::Model> relocModel;
-  std::optional<llvm::CodeModel::Model> codeModel;
+  MachineSpec machine;   // the code generation level included (machine.h)
   unsigned optLevel = 2; // 0..3
-  llvm::CodeGenOptLevel codegenLevel = llvm::CodeGenOptLevel::Default;
   // Object, assembly, or stop before code generation: optimised bitcode.
   enum class Output { Object, Assembly, Bitcode } output = Output::Object;
   unsigned threads = 1;

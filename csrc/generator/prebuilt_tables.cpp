@@ -15,6 +15,7 @@
 #include "pass_policy.h"
 #include "prebuilt.h"
 #include "runtime.h"
+#include "start.h"
 #include "threads.h"
 
 #include "llvm/Support/FileSystem.h"

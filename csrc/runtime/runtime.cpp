@@ -1,11 +1,9 @@
 #include "runtime.h"
 
-#include "compiler.h"
 #include "failure.h"
 #include "option_registry.h"
 #include "pass_policy.h"
 #include "prebuilt.h"
-#include "targets.h"
 
 #include "llvm/CodeGen/RegAllocRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -62,32 +60,23 @@ OptionRegistry *Registry = nullptr;
 // tests/test_scoping_sweep.py compiles every allowed option value first on a
 // fresh copy, and the plain compile after it must be a fresh copy's.
 // LLVMPLUG_PREVIOUS_LOAD=1 still runs the warm-up compile.
-void warmUpCompile(const OptionRegistry &registry) {
-  try {
-    compileWithLockHeld(registry, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n", "-O2");
-  } catch (...) {
-    // A copy that cannot compile this fails every later compile anyway,
-    // with the reason; the warm-up has nothing to add.
-  }
-}
-
-void latchDefaults(const OptionRegistry &registry) {
+void latchDefaults(const Starters &starters, const OptionRegistry &registry) {
   if (previousLoad())
-    return warmUpCompile(registry);
+    return starters.warmUpCompile(registry);
   if (llvm::RegisterRegAlloc::getDefault())
     return;
   // "default" is the node of -regalloc's own default (useDefaultRegisterAllocator).
   for (const llvm::RegisterRegAlloc *node = llvm::RegisterRegAlloc::getList(); node; node = node->getNext())
     if (node->getName() == "default")
       return llvm::RegisterRegAlloc::setDefault(node->getCtor());
-  warmUpCompile(registry); // an LLVM without that node: latch it the slow way
+  starters.warmUpCompile(registry); // an LLVM without that node: latch it the slow way
 }
 
-void initialise() {
+void initialise(const Starters &starters) {
   std::lock_guard<std::mutex> once(InitLock);
   if (CurrentState != State::Fresh)
     return;
-  initializeTargets(); // every backend linked in (LLVMPLUG_TARGETS)
+  starters.startBackends();
   llvm::install_fatal_error_handler(onFatalError, nullptr);
   llvm::install_bad_alloc_error_handler(onBadAlloc, nullptr);
   Registry = new OptionRegistry();
@@ -97,7 +86,7 @@ void initialise() {
     PassCatalogue::get();
     checkPrebuiltTables();
   }
-  latchDefaults(*Registry); // before any other thread may compile on this copy
+  latchDefaults(starters, *Registry); // before any other thread may compile on this copy
   CurrentState = State::Ready;
 }
 
@@ -118,9 +107,9 @@ std::shared_mutex &runtimeLock() {
   return lock;
 }
 
-OptionRegistry &runtime() {
+OptionRegistry &runtime(const Starters &starters) {
   if (CurrentState == State::Fresh)
-    initialise();
+    initialise(starters);
   if (CurrentState == State::ShutDown)
     throw Failure(LLVMPLUG_ERROR_SHUTDOWN, "llvmplug_shutdown was called; load the library again");
   return *Registry;

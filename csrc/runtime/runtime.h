@@ -30,10 +30,19 @@ std::shared_mutex &runtimeLock();
 using SharedLock = std::shared_lock<std::shared_mutex>;
 using ExclusiveLock = std::unique_lock<std::shared_mutex>;
 
+// What starting a copy needs of the layer above, which owns the backends and
+// the compiler: handed in by compile/ (start.h), so that this layer includes
+// nothing of it.
+struct Starters {
+  void (*startBackends)();                       // register every linked backend
+  void (*warmUpCompile)(const OptionRegistry &); // a first compile, every option at its default
+};
+
 // With the lock held (shared or exclusive): initialise on first use (one
-// thread does, the others wait) and return the option registry.
+// thread does, the others wait) and return the option registry. Callers
+// above compile/ use start.h's runtime(), which hands in compile/'s starters.
 // Throws Failure(LLVMPLUG_ERROR_SHUTDOWN) after shutdownRuntime().
-OptionRegistry &runtime();
+OptionRegistry &runtime(const Starters &starters);
 
 // LLVMPLUG_PREVIOUS_LOAD=1 in the environment when the copy first runs: it
 // starts as before issue 27 (computing its policy tables itself, prebuilt.h),
