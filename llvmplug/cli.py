@@ -70,10 +70,10 @@ BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command killed by it
 # How the API spells what the command line spells otherwise: messages from
 # llvmplug's Python layer use the left column. The shim's policy refusals name
 # the policy as the C ABI does ("the \"all\" policy", csrc/messages.h) and
-# are printed as they are; two texts of the shim still spell the API's
-# keywords and are translated here until they too say it neutrally: the BPF
-# host-file refusal (csrc/compile/target_checks.cpp) and the sandbox's
-# (csrc/runtime/sandbox.cpp).
+# are printed as they are; one text of the shim still spells an API keyword
+# (the sandbox's refusal of a write, csrc/runtime/sandbox.cpp: sandbox=False
+# has no neutral name in the C ABI) and is translated here, as are the texts
+# of llvmplug's Python layer.
 _API_TO_COMMAND_LINE = (
     (errors.POLICY_ALL, "--options all"),
     (errors.SANDBOX_OFF, "--no-sandbox"),

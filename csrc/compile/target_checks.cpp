@@ -1,6 +1,7 @@
 #include "target_checks.h"
 
 #include "failure.h"
+#include "messages.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -325,12 +326,11 @@ void refuseHostFileReads(const Module &module, const Triple &triple) {
     sys::fs::file_status status;
     if (sys::fs::status(path, status))
       continue; // absent (or unreachable): BTF reads nothing and says so
-    throw Failure(LLVMPLUG_ERROR_OPTION,
-                  "the module's debug info names the file '" + path +
-                      "', which exists on this machine; BPF's BTF writer would copy its lines into the "
-                      "object: the safe policy refuses a host file read for IR (embed the source with "
-                      "clang -gembed-source, or name a path that does not exist here); "
-                      "Plugin(policy=\"all\") compiles it as llc does");
+    throw Failure(
+        LLVMPLUG_ERROR_OPTION,
+        policyRefusal("reading '" + path + "' of this machine, which the module's debug info names",
+                      "BPF's BTF writer would copy its lines into the object; embed the source with "
+                      "clang -gembed-source, or name a path that does not exist here"));
   }
 }
 

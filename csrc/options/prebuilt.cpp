@@ -1,7 +1,6 @@
 #include "prebuilt.h"
 
 #include "capture.h"
-#include "runtime.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,6 +13,14 @@
 using namespace llvm;
 
 namespace llvmplug {
+
+bool previousLoad() {
+  static const bool chosen = [] {
+    const char *value = std::getenv("LLVMPLUG_PREVIOUS_LOAD");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return chosen;
+}
 
 namespace {
 

@@ -41,11 +41,18 @@
 
 namespace llvmplug {
 
+// LLVMPLUG_PREVIOUS_LOAD=1 in the environment when the copy first runs: it
+// starts as before issue 27 (computing its policy tables itself, no warm-up
+// latch shortcut: runtime.cpp), for the benchmarks to measure that design
+// beside this one in one run. Here, below the runtime, so that both the
+// tables and the runtime can ask.
+bool previousLoad();
+
 // How this copy gets its tables. Read once per copy, when it first runs.
 enum class TableSource {
   Build, // the prebuilt tables
   Load,  // computed by the copy, as before issue 27: a build without tables,
-         // or LLVMPLUG_PREVIOUS_LOAD=1 (runtime.h)
+         // or LLVMPLUG_PREVIOUS_LOAD=1 (previousLoad)
   Check, // computed by the copy and compared with the prebuilt ones
          // (LLVMPLUG_CHECK_TABLES=1)
 };

@@ -92,14 +92,6 @@ void initialise(const Starters &starters) {
 
 } // namespace
 
-bool previousLoad() {
-  static const bool chosen = [] {
-    const char *value = std::getenv("LLVMPLUG_PREVIOUS_LOAD");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
-  return chosen;
-}
-
 std::shared_mutex &runtimeLock() {
   // Destroyed at unload, when no call can be in progress (the loader waits
   // for calls before unloading).

@@ -44,11 +44,6 @@ struct Starters {
 // Throws Failure(LLVMPLUG_ERROR_SHUTDOWN) after shutdownRuntime().
 OptionRegistry &runtime(const Starters &starters);
 
-// LLVMPLUG_PREVIOUS_LOAD=1 in the environment when the copy first runs: it
-// starts as before issue 27 (computing its policy tables itself, prebuilt.h),
-// for the benchmarks to measure that design beside this one in one run.
-bool previousLoad();
-
 // With the lock held exclusively: llvm_shutdown and free the C++ runtime's
 // caches.
 // Idempotent; afterwards runtime() fails.
