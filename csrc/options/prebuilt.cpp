@@ -209,4 +209,11 @@ json::Value describeTables() {
   return tables;
 }
 
+// Declared by the pass policy (pass_policy.h), made here from this layer's
+// entries, so that policy/ needs nothing of options/.
+const PassCatalogue &PassCatalogue::get() {
+  static const PassCatalogue catalogue(catalogueEntries());
+  return catalogue;
+}
+
 } // namespace llvmplug

@@ -2,7 +2,6 @@
 
 #include "failure.h"
 #include "messages.h"
-#include "prebuilt.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/PassInstrumentation.h"
@@ -404,11 +403,6 @@ std::vector<PassEntry> PassCatalogue::compute() {
 PassCatalogue::PassCatalogue(std::vector<PassEntry> entries) : entries_(std::move(entries)) {
   for (size_t i = 0; i < entries_.size(); ++i)
     byBase_[baseName(entries_[i].name).str()].push_back(i);
-}
-
-const PassCatalogue &PassCatalogue::get() {
-  static const PassCatalogue catalogue(catalogueEntries()); // prebuilt.h
-  return catalogue;
 }
 
 namespace {

@@ -74,7 +74,8 @@ public:
   // The catalogue of this copy of LLVM, made on first use from the entries
   // the build computed (prebuilt.h), or from compute() where the build did
   // not (then at load, in runtime.cpp, before any caller's option can change
-  // which passes LLVM's default pipelines hold).
+  // which passes LLVM's default pipelines hold). Defined in prebuilt.cpp, the
+  // layer above that holds those entries: the policy includes nothing of it.
   static const PassCatalogue &get();
 
   // Every entry, computed from this copy's PassBuilder and classified: what
