@@ -382,18 +382,22 @@ def test_small_campaign_keeps_the_contract_on_every_backend(tmp_path):
 # The fixture that builds refllc (llc's code generation, without the guards);
 # --import-mode=importlib keeps tests/ off sys.path.
 sys.path.insert(0, str(HERE))
-from test_llc_parity import refllc  # noqa: E402,F401
+from test_llc_parity import refllc, refopt  # noqa: E402,F401
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="refllc is built and run on Linux")
 @pytest.mark.parametrize("crasher", GUARDED + STRIPPED, ids=lambda c: c["file"])
-def test_guarded_crasher_still_crashes_llvm_without_its_guard(crasher, refllc, tmp_path):
+def test_guarded_crasher_still_crashes_llvm_without_its_guard(crasher, refllc, refopt, tmp_path):
     """When LLVM fixes one, this fails: drop the guard or the debug info check (and update
-    docs/targets.md and the README)."""
+    docs/targets.md and the README). A crash in a pass (flags -passes=...) is opt's, the rest llc's."""
     source = tmp_path / crasher["file"]
     source.write_text(crasher["module"])
-    command = [str(refllc), f"-mtriple={crasher['triple']}", *crasher["flags"].split(),
-               f"-filetype={crasher['output']}", str(source), "-o", str(tmp_path / "out")]
+    flags = crasher["flags"].split()
+    if any(flag.startswith("-passes=") for flag in flags):
+        command = [str(refopt), f"-mtriple={crasher['triple']}", *flags, str(source), "-o", str(tmp_path / "out")]
+    else:
+        command = [str(refllc), f"-mtriple={crasher['triple']}", *flags,
+                   f"-filetype={crasher['output']}", str(source), "-o", str(tmp_path / "out")]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_TIMEOUT)
     except subprocess.TimeoutExpired:

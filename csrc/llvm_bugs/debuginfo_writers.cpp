@@ -11,6 +11,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalValue.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -355,6 +356,31 @@ const DILocalVariable *dependencyCycle(const std::vector<const MDNode *> &nodes)
   return nullptr;
 }
 
+// PromoteMem2Reg (mem2reg, SROA, and so every optimising pipeline) deletes
+// the dbg_assign records linked to a promoted alloca and again those linked
+// to its stores: a DIAssignID attached to the alloca and to another
+// instruction erases the same record twice (SIGSEGV in
+// DbgRecord::eraseFromParent). Not a writer's assumption but the same kind:
+// assignment-tracking metadata the verifier passes and a pass reads
+// unchecked. clang gives an alloca an ID of its own.
+const DIAssignID *sharedAllocaAssignID(const Module &module) {
+  for (const Function &function : module) {
+    DenseMap<const MDNode *, std::pair<bool, unsigned>> uses; // ID: (on an alloca, instructions)
+    for (const BasicBlock &block : function)
+      for (const Instruction &instruction : block)
+        if (const MDNode *id = instruction.getMetadata(LLVMContext::MD_DIAssignID)) {
+          auto &[onAlloca, count] = uses[id];
+          onAlloca |= isa<AllocaInst>(instruction);
+          ++count;
+        }
+    for (const auto &[id, use] : uses)
+      if (use.first && use.second > 1)
+        if (const auto *assignID = dyn_cast<DIAssignID>(id)) // else the verifier refuses it
+          return assignID;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 bool brokenForDebugInfoWriters(Module &module, raw_ostream &os) {
@@ -369,6 +395,9 @@ bool brokenForDebugInfoWriters(Module &module, raw_ostream &os) {
   if (!problem)
     if (const DILocalVariable *cyclic = dependencyCycle(collected.nodes()))
       problem = Problem{"dependency cycle in local variables (array bounds or locations)", cyclic};
+  if (!problem)
+    if (const DIAssignID *shared = sharedAllocaAssignID(module))
+      problem = Problem{"DIAssignID attached to an alloca and to another instruction", shared};
   if (!problem)
     return false;
   // The node is named, not printed: the printer reads it with the same

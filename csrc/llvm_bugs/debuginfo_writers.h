@@ -16,7 +16,8 @@
 // Each rule names its reader and is as narrow as the reader's cast, so that
 // what clang emits (btf_decl_tag, btf_type_tag, templates, imported
 // declarations, Fortran strings and arrays) is untouched;
-// tests/data/backend_crashers/ keeps a module for each rule.
+// tests/data/backend_crashers/ keeps a module for each rule. One rule is a
+// pass's assumption, not a writer's: mem2reg's of assignment tracking.
 #ifndef LLVMPLUG_DEBUGINFO_WRITERS_H
 #define LLVMPLUG_DEBUGINFO_WRITERS_H
 
