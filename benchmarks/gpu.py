@@ -21,8 +21,8 @@ There is no numeric target: the report gives the ratios.
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -97,49 +97,21 @@ class LibNVVM:
         path = _nvidia("*/lib/libnvvm.so.*", "*/nvvm/lib64/libnvvm.so*")
         if path is None:
             raise Unavailable("nvidia-nvvm is not installed")
-        self.lib = lib = ctypes.CDLL(str(path))
-        p, c, size = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
-        for name, args in [("nvvmCreateProgram", [ctypes.POINTER(p)]),
-                           ("nvvmAddModuleToProgram", [p, c, size, c]),
-                           ("nvvmLazyAddModuleToProgram", [p, c, size, c]),
-                           ("nvvmCompileProgram", [p, ctypes.c_int, ctypes.POINTER(c)]),
-                           ("nvvmGetCompiledResultSize", [p, ctypes.POINTER(size)]),
-                           ("nvvmGetCompiledResult", [p, c]),
-                           ("nvvmGetProgramLogSize", [p, ctypes.POINTER(size)]),
-                           ("nvvmGetProgramLog", [p, c]),
-                           ("nvvmDestroyProgram", [ctypes.POINTER(p)]),
-                           ("nvvmVersion", [ctypes.POINTER(ctypes.c_int)] * 2)]:
-            getattr(lib, name).argtypes = args
-            getattr(lib, name).restype = ctypes.c_int
-        major, minor = ctypes.c_int(), ctypes.c_int()
-        lib.nvvmVersion(ctypes.byref(major), ctypes.byref(minor))
-        self.version = f"libNVVM {major.value}.{minor.value} ({path.name})"
+        # The checkout's one binding of libNVVM's C API, shared with the coexistence test.
+        support = Path(__file__).resolve().parents[1] / "tests" / "support"
+        if not (support / "libnvvm.py").exists():
+            raise Unavailable(f"the libNVVM binding comes from the checkout's tests/support/, not in {support}")
+        sys.path.insert(0, str(support))
+        from libnvvm import LibNVVM as Binding
+
+        self.binding = Binding(path)
+        self.version = self.binding.version
         self.libdevice = libdevice
         self.kernel = KERNEL_NVVM.encode()
-        self.options = (c * 2)(f"-arch=compute_{ARCH[3:]}".encode(), b"-opt=3")
-
-    @staticmethod
-    def _read(program: ctypes.c_void_p, get_size: Any, get: Any) -> bytes:
-        size = ctypes.c_size_t()
-        get_size(program, ctypes.byref(size))
-        buffer = ctypes.create_string_buffer(size.value)
-        get(program, buffer)
-        return buffer.value
+        self.options = (f"-arch=compute_{ARCH[3:]}", "-opt=3")
 
     def compile(self) -> bytes:
-        lib, program = self.lib, ctypes.c_void_p()
-        if lib.nvvmCreateProgram(ctypes.byref(program)):
-            raise RuntimeError("nvvmCreateProgram failed")
-        try:
-            if lib.nvvmAddModuleToProgram(program, self.kernel, len(self.kernel), b"kernel") or \
-                    lib.nvvmLazyAddModuleToProgram(program, self.libdevice, len(self.libdevice), b"libdevice"):
-                raise RuntimeError("libNVVM refused a module")
-            if lib.nvvmCompileProgram(program, 2, self.options):
-                log = self._read(program, lib.nvvmGetProgramLogSize, lib.nvvmGetProgramLog)
-                raise RuntimeError(f"libNVVM: {log.decode(errors='replace')}")
-            return self._read(program, lib.nvvmGetCompiledResultSize, lib.nvvmGetCompiledResult)
-        finally:
-            lib.nvvmDestroyProgram(ctypes.byref(program))
+        return self.binding.compile(self.kernel, self.libdevice, self.options)
 
 
 class LLVMLite:

@@ -222,35 +222,15 @@ def libdevice() -> bytes:
 
 
 class LibNVVM:
-    """libnvvm.so (its own LLVM inside) driven through its C API."""
+    """libnvvm.so (its own LLVM inside) with this file's kernel and libdevice (tests/support/libnvvm.py)."""
 
     def __init__(self) -> None:
-        self.lib = lib = ctypes.CDLL(nvidia_file("*/lib/libnvvm.so.*"))
-        p, c, size = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
-        for name, args in [("nvvmCreateProgram", [ctypes.POINTER(p)]),
-                           ("nvvmAddModuleToProgram", [p, c, size, c]),
-                           ("nvvmLazyAddModuleToProgram", [p, c, size, c]),
-                           ("nvvmCompileProgram", [p, ctypes.c_int, ctypes.POINTER(c)]),
-                           ("nvvmGetCompiledResultSize", [p, ctypes.POINTER(size)]),
-                           ("nvvmGetCompiledResult", [p, c]),
-                           ("nvvmDestroyProgram", [ctypes.POINTER(p)])]:
-            getattr(lib, name).argtypes, getattr(lib, name).restype = args, ctypes.c_int
+        from libnvvm import LibNVVM as Binding  # beside this file, which runs as a script
+
+        self.binding = Binding(nvidia_file("*/lib/libnvvm.so.*"))
 
     def compile(self, *options: str) -> str:
-        lib, program = self.lib, ctypes.c_void_p()
-        assert lib.nvvmCreateProgram(ctypes.byref(program)) == 0
-        kernel, device = NVVM_KERNEL.encode(), libdevice()
-        assert lib.nvvmAddModuleToProgram(program, kernel, len(kernel), b"kernel") == 0
-        assert lib.nvvmLazyAddModuleToProgram(program, device, len(device), b"libdevice") == 0
-        argv = (ctypes.c_char_p * len(options))(*(o.encode() for o in options))
-        if lib.nvvmCompileProgram(program, len(options), argv):
-            raise RuntimeError("libNVVM could not compile the kernel")
-        length = ctypes.c_size_t()
-        lib.nvvmGetCompiledResultSize(program, ctypes.byref(length))
-        ptx = ctypes.create_string_buffer(length.value)
-        lib.nvvmGetCompiledResult(program, ptx)
-        lib.nvvmDestroyProgram(ctypes.byref(program))
-        return ptx.value.decode()
+        return self.binding.compile(NVVM_KERNEL.encode(), libdevice(), options).decode()
 
 
 def plug_gpu(plugin: Any = None) -> dict[str, Any]:
