@@ -75,7 +75,6 @@ BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command killed by it
 # has no neutral name in the C ABI) and is translated here, as are the texts
 # of llvmplug's Python layer.
 _API_TO_COMMAND_LINE = (
-    (errors.POLICY_ALL, "--options all"),
     (errors.SANDBOX_OFF, "--no-sandbox"),
     ('output="asm"', "--emit asm"),
     ('output="obj"', "--emit obj"),

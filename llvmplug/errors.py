@@ -118,9 +118,6 @@ _BY_STATUS: dict[int, type[LLVMPlugError]] = {
 }
 
 
-# How the API spells the permissive policy; the CLI says "--options all" instead. (The shim's
-# policy refusals name it neutrally, as the C ABI does: 'the "all" policy', csrc/messages.h.)
-POLICY_ALL = 'Plugin(policy="all")'
 # How the API turns the kernel's sandbox off (csrc/runtime/sandbox.cpp); the CLI says "--no-sandbox".
 SANDBOX_OFF = "Plugin(sandbox=False)"
 

@@ -4,6 +4,7 @@
 #include "messages.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/AutoUpgrade.h"
@@ -309,13 +310,14 @@ void refuseHostFileReads(const Module &module, const Triple &triple) {
   // and of the compile units. More than BTF reads is fine: refused, not lost.
   DebugInfoFinder finder;
   finder.processModule(module);
-  std::vector<const DIFile *> files;
+  // Each file once: every lexical block names its file again, and each is a stat.
+  SetVector<const DIFile *> files;
   for (const DICompileUnit *unit : finder.compile_units())
-    files.push_back(unit->getFile());
+    files.insert(unit->getFile());
   for (const DISubprogram *subprogram : finder.subprograms())
-    files.push_back(subprogram->getFile());
+    files.insert(subprogram->getFile());
   for (const DIScope *scope : finder.scopes())
-    files.push_back(scope->getFile());
+    files.insert(scope->getFile());
   for (const DIFile *file : files) {
     if (!file || file->getSource())
       continue; // BTF copies an embedded source, never the host's file
