@@ -378,9 +378,12 @@ def test_ctrl_c_is_one_line_and_130(isolation, tmp_path):
     source = tmp_path / "slow.ll"
     source.write_text(slow_module())
     out = tmp_path / "slow.o"
+    # As from a terminal: SIGINT at its default even where this test was started with it ignored (a
+    # shell without job control starts `cmd &` so, and Python then installs no KeyboardInterrupt).
     process = subprocess.Popen([sys.executable, "-m", "llvmplug", "compile", str(source), "-o", str(out), "-O3",
                                 "--isolation", isolation], stderr=subprocess.PIPE, start_new_session=True,
-                               cwd=tempfile.gettempdir())
+                               cwd=tempfile.gettempdir(),
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         # Interrupt once the compile runs: in its forked or worker process.
         deadline = time.monotonic() + 60
