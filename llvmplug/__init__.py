@@ -12,7 +12,6 @@ independent LLVMs side by side.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from . import _args, _cached, _default
 from . import timings as _timings
@@ -45,7 +44,10 @@ from .plugin import Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
 
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .gpu import libdevice, libdevice_path
     from .pool import Pool
     from .syslib import system_library

@@ -14,9 +14,12 @@ import importlib.util
 import os
 import threading
 from pathlib import Path
-from typing import Any
 
 from . import _cdef, errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 LIB_DIR = Path(__file__).resolve().parent / "_lib"
 HEADER = LIB_DIR / "llvmplug.h"

@@ -16,13 +16,23 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Union
 
 from . import _inputs, _store, errors
 from ._record import Record
 
-Module = Union[str, bytes, bytearray, memoryview]
-Flags = Union[str, Sequence[str]]
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
+
+# What a module and flags may be given as; X | Y is a runtime type from Python 3.10 on.
+if sys.version_info >= (3, 10):
+    Module = str | bytes | bytearray | memoryview
+    Flags = str | Sequence[str]
+else:
+    from typing import Union
+
+    Module = Union[str, bytes, bytearray, memoryview]
+    Flags = Union[str, Sequence[str]]
 
 OUTPUTS = ("obj", "asm", "bc", "ll")
 PART_OUTPUTS = ("obj", "asm")  # what split code generation can produce

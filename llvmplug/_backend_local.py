@@ -14,9 +14,12 @@ import threading
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from . import _abi, _jobs, _loader, _log, errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Compiled once by every standby copy (and standby child) before it is
 # swapped in, so that what LLVM sets up on a first compile, and the code pages

@@ -27,12 +27,15 @@ import threading
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any, BinaryIO
 
 import cffi
 
 from . import _jobs, _log, _protocol, errors
 from ._backend_local import WARM_MODULE
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # The interpreter must import this very llvmplug (with its built shim), not
 # one that happens to be in the current directory: -c puts '' first on

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any, Union
 
 from . import _args, _fingerprint, _loader, errors
 from ._store import Cache
 
-_Module = Union[str, bytes, bytearray, memoryview]
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, Union
+
+    _Module = Union[str, bytes, bytearray, memoryview]
+
 
 _PARTS_MAGIC = b"LLVMPLUGPARTS\0"
 

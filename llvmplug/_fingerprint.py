@@ -18,9 +18,12 @@ import threading
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from . import _args, _loader, _store, errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 # hashlib, json and tempfile are imported where they are used, not with the
 # package: a process that compiles without a cache does not pay for them

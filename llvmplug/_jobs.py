@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable
 
 from . import errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 class Job:

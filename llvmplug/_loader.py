@@ -38,9 +38,12 @@ import time
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any
 
 from . import _abi, errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 if sys.platform == "win32":
     LIBRARY_NAME = "llvmplug.dll"

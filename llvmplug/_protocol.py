@@ -20,9 +20,12 @@ from __future__ import annotations
 import io
 import pickle
 import struct
-from typing import Any, BinaryIO
 
 from . import errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 MAGIC = b"LPW2"
 HEADER = struct.Struct("!4sIQ")

@@ -26,10 +26,13 @@ import time
 import warnings
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
 from . import _log, errors
 from ._record import Record
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Bump when anything in the key's recipe (_fingerprint) or the entry layout
 # changes: old entries then miss instead of being misread.

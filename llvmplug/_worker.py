@@ -25,10 +25,13 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any, BinaryIO
 
 from . import _protocol, errors
 from ._backend_local import LocalBackend
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # What the parent may call; anything else is a bug in the parent.
 METHODS = frozenset(
@@ -155,8 +158,10 @@ def main() -> None:
                 # file can be read.
                 import ctypes  # noqa: F401
                 import fcntl  # noqa: F401
-            # Imported on first use by a watched call (progress) and by the
-            # first log record (_log): the same reason.
+            # Imported on first use by a watched call (progress), by the
+            # first log record (_log) and by the first report read as JSON
+            # (timings, progress, the confinement's own): the same reason.
+            import json  # noqa: F401
             import logging  # noqa: F401
 
             from . import progress  # noqa: F401

@@ -9,11 +9,16 @@ offered before the split, it offers still.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
 
 from . import _args, _default, _fingerprint
 from ._cached import cached, lookup_unloaded
 from ._store import DEFAULT_MAX_BYTES, FORMAT_VERSION, PLUGIN_CACHE, Cache, CacheStats, check_cache
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, Union
+
+    _Module = Union[str, bytes, bytearray, memoryview]
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -27,7 +32,6 @@ __all__ = [
     "lookup_unloaded",
 ]
 
-_Module = Union[str, bytes, bytearray, memoryview]
 
 # Pickled (a Cache shipped to a Dask worker) and shown by help() under the
 # public module's name, as before the split.

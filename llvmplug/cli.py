@@ -8,13 +8,16 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from . import _args, _guard, errors
 from ._version import __version__
 from .plugin import OUTPUTS, Plugin
 from .progress import Progress, ProgressBar
 from .timings import Timings
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 SUFFIXES = {"obj": ".o", "asm": ".s", "bc": ".bc", "ll": ".ll"}
 
@@ -164,12 +167,38 @@ def _split_llvm_flags(argv: Sequence[str], with_value: dict[str, str], flags: se
     return ours, llvm
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's, given the terminal's width: argparse would import shutil for it (and bz2 and
+    lzma with shutil) in every run of the command, help or not, a noticeable part of its start-up."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+class _RawFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    """The same, for texts laid out by hand."""
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() reads it: $COLUMNS, stdout's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="llvmplug",
         description="LLVM as a compiler library without LLVM's global state.",
         epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawFormatter,
     )
     parser.add_argument("--version", action="store_true", help="show llvmplug's and LLVM's versions and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -179,7 +208,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compile an IR or bitcode file",
         description=COMPILE_HELP,
         epilog=EXIT_STATUS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawFormatter,
         usage="llvmplug compile IN [-o OUT] [--target TRIPLE] [--emit {obj,asm,bc,ll}] "
         "[--link FILE]... [--libdevice] [--isolation {none,process}] [--options {safe,all}] [--no-sandbox] "
         "[--time] [--verbose] [-O0..-O3] [LLVM flags...]",
@@ -238,12 +267,13 @@ def _parser() -> argparse.ArgumentParser:
         "table (on stderr); without it a long compile shows a progress line on a terminal",
     )
 
-    info = commands.add_parser("info", help="show LLVM version, host and targets")
+    info = commands.add_parser("info", help="show LLVM version, host and targets", formatter_class=_Formatter)
     info.add_argument("--target", metavar="TRIPLE", help="describe one target instead: its CPUs and features")
     info.add_argument("--json", action="store_true", help="print the raw JSON")
 
     options = commands.add_parser(
         "options",
+        formatter_class=_Formatter,
         help="list LLVM options with their values",
         description="List LLVM's options. Exits with 1 if none matches PATTERN.",
     )
@@ -252,6 +282,7 @@ def _parser() -> argparse.ArgumentParser:
 
     passes = commands.add_parser(
         "passes",
+        formatter_class=_Formatter,
         help="list the passes -passes= can name, with their policy class",
         description="List the passes a -passes= pipeline can name. Exits with 1 if none matches PATTERN.",
     )
@@ -260,6 +291,7 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check",
+        formatter_class=_Formatter,
         help="check that a built shim hides LLVM (Linux; needs pyelftools)",
         description="Read the shim's ELF file and check that it exports only llvmplug's C ABI, "
         "needs only the C library, and can be unloaded (see 'Why hidden symbols' in the README). "

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.dynamic import DynamicSection
@@ -35,6 +34,10 @@ from elftools.elf.sections import SymbolTableSection
 
 from . import _abi, errors
 from ._loader import library_path
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # The only libraries the shim may need: the C library family, which every
 # process already has exactly one of.

@@ -6,17 +6,21 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from . import _args, _cached, _loader, _store, errors
 from . import progress as _progress
 from . import timings as _timings
 from ._args import OUTPUTS, Flags, Module
-from ._backend import Backend
 from ._backend_local import LocalBackend
 from ._store import Cache
 from .progress import Progress
 from .timings import Timings
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._backend import Backend
 
 __all__ = ["OUTPUTS", "Flags", "Module", "Plugin"]
 

@@ -12,7 +12,6 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 from . import _args, _store, errors
 from . import timings as _timings
@@ -21,6 +20,10 @@ from ._store import Cache
 from .plugin import Plugin
 from .progress import Progress
 from .timings import Timings
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Pool:

@@ -12,14 +12,16 @@ terminal (and nothing otherwise); a callable receives each :class:`Progress`.
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TextIO
 
 from . import _abi, _log, errors
+from ._record import Record
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 __all__ = ["Progress", "ProgressBar"]
 
@@ -28,9 +30,8 @@ __all__ = ["Progress", "ProgressBar"]
 POLL_SECONDS = 0.1
 
 
-@dataclass(frozen=True)
-class Progress:
-    """Where one compile stands.
+class Progress(Record):
+    """Where one compile stands (immutable; compared and shown field by field).
 
     Attributes:
         call: ``"compile"`` or ``"compile_modules"``.
@@ -40,6 +41,7 @@ class Progress:
         seconds: since the call began in the shim.
     """
 
+    __slots__ = ("call", "stage", "done", "total", "seconds")
     call: str
     stage: str
     done: int
@@ -188,6 +190,8 @@ class Watcher:
         while not self._stop.wait(POLL_SECONDS):
             try:
                 data, _ = _abi.call(self._lib, "llvmplug_progress")
+                import json  # on first use: a fresh process need not import it
+
                 entries = json.loads(data)
                 mine = [Progress._from(entry) for entry in entries if entry.get("thread") == self._thread]
             except (errors.LLVMPlugError, ValueError, AttributeError) as error:

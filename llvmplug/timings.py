@@ -13,16 +13,15 @@ given ``timings=`` (see ``llvmplug_result_timings`` in csrc/llvmplug.h).
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Any
-
 from . import errors
+
+TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Timings"]
 
 
-@dataclass
 class Timings:
     """The stages of one compile; pass one as ``timings=`` and read it once the call returns or raises.
 
@@ -44,11 +43,37 @@ class Timings:
     A failed compile fills it too, up to the stage that failed.
     """
 
-    call: str = ""
-    seconds: float = 0.0
-    stages: dict[str, float] = field(default_factory=dict)
-    parts: list[dict[str, float]] = field(default_factory=list)
-    cached: bool = False
+    # A plain class, not a dataclass: importing dataclasses (and inspect with
+    # it) slowed a fresh process's way to its first object (issue 27).
+    __slots__ = ("call", "seconds", "stages", "parts", "cached")
+
+    def __init__(
+        self,
+        call: str = "",
+        seconds: float = 0.0,
+        stages: dict[str, float] | None = None,
+        parts: list[dict[str, float]] | None = None,
+        cached: bool = False,
+    ) -> None:
+        self.call = call
+        self.seconds = seconds
+        self.stages: dict[str, float] = {} if stages is None else stages
+        self.parts: list[dict[str, float]] = [] if parts is None else parts
+        self.cached = cached
+
+    def _values(self) -> tuple[Any, ...]:
+        return self.call, self.seconds, self.stages, self.parts, self.cached
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._values()))
+        return f"Timings({shown})"
 
     def _clear(self) -> None:
         self.call, self.seconds, self.stages, self.parts, self.cached = "", 0.0, {}, [], False
@@ -56,6 +81,8 @@ class Timings:
     def _fill(self, text: str) -> None:
         """Fill from the shim's JSON (llvmplug_result_timings); a malformed text is an InternalError."""
         self._clear()
+        import json  # on first use: a fresh process need not import it
+
         try:
             data = json.loads(text)
             if not data:

@@ -64,8 +64,11 @@ def test_the_package_has_no_import_cycle():
         state[module] = "open"
         for target in sorted(GRAPH.get(module, ())):
             if state.get(target) == "open":
-                cycles.append(" -> ".join(path[path.index(target):] + [module, target]) if target in path
-                              else f"{module} -> {target}")
+                cycles.append(
+                    " -> ".join(path[path.index(target) :] + [module, target])
+                    if target in path
+                    else f"{module} -> {target}"
+                )
             elif target not in state:
                 visit(target, [*path, module])
         state[module] = "done"
@@ -82,3 +85,38 @@ def test_the_graph_sees_the_imports():
     assert {"_backend_local", "_args", "_store", "_cached"} <= GRAPH["plugin"]
     assert "_backend_process" in GRAPH["plugin"]  # imported inside Plugin.__init__
     assert "plugin" in GRAPH["_default"] and "_default" in GRAPH["cache"]
+
+
+# Standard-library modules that cost a fresh process a noticeable part of its
+# way to its first object on a slow interpreter (issue 27: typing about 3 ms,
+# dataclasses with inspect and ast about 5, shutil with bz2 and lzma about 1):
+# the package and the command import them on first use, or not at all.
+HEAVY = ("typing", "dataclasses", "inspect", "ast", "json", "shutil", "tempfile")
+
+
+def _imported_by(code: str) -> set[str]:
+    """The HEAVY modules a fresh interpreter holds after running ``code``, beyond those it starts with."""
+    import subprocess
+    import sys
+    import tempfile
+
+    probe = f"import sys\nbefore = set(sys.modules)\n{code}\nprint(' '.join(sorted(set(sys.modules) - before)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tempfile.gettempdir())
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split()) & set(HEAVY)
+
+
+def test_a_fresh_import_leaves_the_heavy_modules_out():
+    assert _imported_by("import llvmplug") == set()
+
+
+def test_the_command_leaves_the_heavy_modules_out(tmp_path):
+    # What the command does before its guard forks, and the compile the child then makes.
+    module = tmp_path / "empty.ll"
+    module.write_text("; nothing\n")
+    code = (
+        "import llvmplug, llvmplug.cli\n"
+        f"llvmplug.cli._parse(['compile', {str(module)!r}, '-O2'])\n"
+        f"llvmplug.Plugin().compile(open({str(module)!r}).read(), flags='-O2')"
+    )
+    assert _imported_by(code) == set()
