@@ -1,7 +1,5 @@
 """``python -m llvmplug``: the same as the ``llvmplug`` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

@@ -25,6 +25,10 @@ from collections.abc import Callable
 CRASHED = 3
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
+# Set in the parent once the child did the work and was reaped: the parent
+# has loaded nothing and holds nothing to release (see cli.run).
+waited = False
+
 # Signals that the parent passes on to the child (a build system's or `timeout`'s
 # SIGTERM stops the compile too) and then dies from itself, as an unguarded command would.
 _PASSED_ON = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -65,6 +69,7 @@ def run(work: Callable[[], int], crashed: Callable[[str], None], interrupted: Ca
     child = os.fork()
     if child == 0:
         _child(work)
+    global waited
     for number in passed:  # arrived during the fork
         os.kill(child, number)
     try:
@@ -72,8 +77,10 @@ def run(work: Callable[[], int], crashed: Callable[[str], None], interrupted: Ca
     except KeyboardInterrupt:
         os.kill(child, signal.SIGKILL)  # LLVM may be mid-compile: no need to wait for it
         _wait(child)
+        waited = True
         interrupted()
         return INTERRUPTED
+    waited = True
     killed_by = -os.waitstatus_to_exitcode(status) if os.WIFSIGNALED(status) else 0
     if killed_by in passed:
         signal.signal(killed_by, signal.SIG_DFL)

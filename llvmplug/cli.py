@@ -17,7 +17,7 @@ from .timings import Timings
 
 TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
 SUFFIXES = {"obj": ".o", "asm": ".s", "bc": ".bc", "ll": ".ll"}
 
@@ -688,6 +688,26 @@ def _crash(signal: str | None, args: argparse.Namespace, where: str = "") -> str
 
 def _interrupted() -> None:
     print("llvmplug: interrupted", file=sys.stderr)
+
+
+def run() -> NoReturn:
+    """The command's entry point (``llvmplug``, ``python -m llvmplug``): exits with main()'s status.
+
+    Where the guard's child did the work, the parent has loaded nothing and holds nothing to
+    release, so it leaves without tearing its interpreter down (its streams flushed first):
+    on a slow interpreter the teardown of the package's modules took as long as compiling a
+    small module (issue 27). Every other way exits as Python does, releasing what it loaded
+    (a worker process and its directory, a private copy's file).
+    """
+    status = main()
+    if _guard.waited:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass  # a reader gone away or a closed stream: nothing more can be said
+        os._exit(status)
+    sys.exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

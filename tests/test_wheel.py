@@ -150,7 +150,7 @@ def test_wheel_depends_on_cffi_only(wheel):
     # Requirements outside the extras (a platform marker may refine cffi's version).
     unconditional = [r for r in fields.get_all("Requires-Dist") or [] if "extra ==" not in r]
     assert {re.split(r"[ <>=!;\[]", r)[0] for r in unconditional} == {"cffi"}, unconditional
-    assert "llvmplug = llvmplug.cli:main" in entry_points
+    assert "llvmplug = llvmplug.cli:run" in entry_points
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF dependencies: Linux only")
