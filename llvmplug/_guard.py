@@ -48,6 +48,7 @@ def run(work: Callable[[], int], crashed: Callable[[str], None], interrupted: Ca
     crashed, or the out-of-memory killer); ``interrupted()`` reports a
     Ctrl-C. Both print, the guard only decides the status.
     """
+    global waited
     if not hasattr(os, "fork"):
         return work()
     for stream in (sys.stdout, sys.stderr):
@@ -69,7 +70,6 @@ def run(work: Callable[[], int], crashed: Callable[[str], None], interrupted: Ca
     child = os.fork()
     if child == 0:
         _child(work)
-    global waited
     for number in passed:  # arrived during the fork
         os.kill(child, number)
     try:

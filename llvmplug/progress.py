@@ -186,12 +186,12 @@ class Watcher:
         self._runner.join()
 
     def _run(self) -> None:
+        import json  # on first use: a fresh process need not import it
+
         last = None
         while not self._stop.wait(POLL_SECONDS):
             try:
                 data, _ = _abi.call(self._lib, "llvmplug_progress")
-                import json  # on first use: a fresh process need not import it
-
                 entries = json.loads(data)
                 mine = [Progress._from(entry) for entry in entries if entry.get("thread") == self._thread]
             except (errors.LLVMPlugError, ValueError, AttributeError) as error:

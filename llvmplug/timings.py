@@ -14,6 +14,7 @@ given ``timings=`` (see ``llvmplug_result_timings`` in csrc/llvmplug.h).
 from __future__ import annotations
 
 from . import errors
+from ._record import Fields
 
 TYPE_CHECKING = False  # typing only for type checkers: its import slows a fresh process (issue 27)
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["Timings"]
 
 
-class Timings:
+class Timings(Fields):
     """The stages of one compile; pass one as ``timings=`` and read it once the call returns or raises.
 
     Attributes:
@@ -43,8 +44,7 @@ class Timings:
     A failed compile fills it too, up to the stage that failed.
     """
 
-    # A plain class, not a dataclass: importing dataclasses (and inspect with
-    # it) slowed a fresh process's way to its first object (issue 27).
+    # Fields, not a dataclass: start-up (_record.py).
     __slots__ = ("call", "seconds", "stages", "parts", "cached")
 
     def __init__(
@@ -60,20 +60,6 @@ class Timings:
         self.stages: dict[str, float] = {} if stages is None else stages
         self.parts: list[dict[str, float]] = [] if parts is None else parts
         self.cached = cached
-
-    def _values(self) -> tuple[Any, ...]:
-        return self.call, self.seconds, self.stages, self.parts, self.cached
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._values()))
-        return f"Timings({shown})"
 
     def _clear(self) -> None:
         self.call, self.seconds, self.stages, self.parts, self.cached = "", 0.0, {}, [], False
