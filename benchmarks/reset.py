@@ -199,8 +199,8 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
         "measured": f"{ms(standby)}; a warm compile of the module: {ms(result['warm_compile']['median'])}",
         "met": standby <= STANDBY_TARGET,
         "note": "" if standby <= STANDBY_TARGET else
-        "the swapped-in copy's first compile runs on code and data the caches no longer hold (each copy is a file of "
-        "its own)",
+        "the swapped-in copy's first compile runs on data of its own (heap, tables) the caches no longer hold; its "
+        "code is the active copy's pages",
     }]
     for what, key, goal in (("until ready", "ready", READY_TARGET), ("until the first result", "first_result",
                                                                       FIRST_TARGET)):

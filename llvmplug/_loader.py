@@ -13,7 +13,11 @@ whole shim (about 150 MiB of shared memory, which RSS counts only where
 pages are mapped), so a process with one private copy keeps one, not two.
 Nothing is ever on disk, so even a SIGKILL during a load leaves nothing
 behind, and a copy's memfd is kept after a clean unload so that a reload maps
-the same bytes again without copying them. Elsewhere a private copy is a file
+the same bytes again without copying them. A copy filled from the template
+then maps its code and constants from the template itself (see
+:func:`_share_code`): every copy in the process runs the same physical pages
+of LLVM, so one swapped in finds them in the caches the others warmed.
+Elsewhere a private copy is a file
 in a fresh temporary directory, deleted as soon as it is mapped (POSIX) or
 unloaded (Windows).
 
@@ -197,10 +201,15 @@ def _template(source: Path) -> tuple[int, str, str | None]:
         return fd, name, expected
 
 
+def _previous_load() -> bool:
+    """Load as before issue 27 (csrc/runtime/runtime.h), for the benchmarks: every copy a memfd of its own."""
+    return os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0")
+
+
 def _take_template(source: Path) -> bool:
     """Take the template of ``source`` to load a copy from, if no PrivateFile has it."""
-    if os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0"):
-        return False  # as before issue 27 (csrc/runtime/runtime.h): every copy a memfd of its own, for the benchmarks
+    if _previous_load():
+        return False
     with _template_lock:
         if source in _templates_taken:
             return False
@@ -227,6 +236,9 @@ class PrivateFile:
         self.template_of: Path | None = None
         # The id beside the source when these bytes were taken from it.
         self.build_id: str | None
+        # The template these bytes were copied from (a memfd that stays open
+        # for the life of the process): the copy maps its code from there.
+        self.code_from: int | None = None
         if USE_MEMFD:
             template, name, self.build_id = _template(source)
             if _take_template(source):
@@ -234,6 +246,7 @@ class PrivateFile:
             else:
                 name = f"llvmplug-{next(_copy_numbers)}"
                 fd = _sealed_memfd(name, template, os.fstat(template).st_size)
+                self.code_from = None if _previous_load() else template
             self.fd = fd
             self.load_path = Path(f"/proc/self/fd/{fd}")
             # What /proc/self/maps shows for the mapping, minus " (deleted)".
@@ -393,6 +406,15 @@ class Library:
         except BaseException:
             self._release(keep_file=False)
             raise
+        if self.file is not None and self.file.fd is not None and self.file.code_from is not None:
+            try:
+                _share_code(self.lib, self.file.load_path, self.file.fd, self.file.code_from)
+            except OSError as error:
+                # Its code may be half replaced: nothing may run in it, not even its shutdown.
+                self.abandon()
+                raise errors.LibraryLoadError(
+                    f"cannot map the code of {self.path} from the template it was copied from: {error}"
+                ) from error
         with _template_lock:
             _loaded_ids.setdefault(source, set()).add(self.build_id)
         if self.file is not None:
@@ -479,6 +501,114 @@ def _open(load_path: Path, shown: Path, expected_id: str | None) -> tuple[Any, s
             "way round); reinstall llvmplug, or rebuild and install the shim"
         )
     return lib, build_id
+
+
+# -- one physical copy of the code ------------------------------------------
+
+_PT_LOAD, _PF_X, _PF_W, _PF_R = 1, 1, 2, 4
+
+
+def _code_segments(fd: int) -> list[tuple[int, int, int, int]] | None:
+    """The loaded, read-only segments of the ELF file ``fd`` after its first: (offset, address, size, flags).
+
+    None for anything but a 64-bit little-endian ELF file (the Linux wheels'
+    x86_64 and aarch64) or a segment whose memory is not all from the file.
+    The first segment (the ELF header, the dynamic symbols and relocations
+    the loader and dlsym read) stays the copy's own, and names it in
+    /proc/self/maps; what is shared is where LLVM's code and constants are.
+    """
+    import struct
+
+    header = os.pread(fd, 64, 0)
+    if len(header) < 64 or header[:4] != b"\x7fELF" or header[4:6] != b"\x02\x01":
+        return None
+    (table_at,) = struct.unpack_from("<Q", header, 32)
+    entry_size, count = struct.unpack_from("<HH", header, 54)
+    table = os.pread(fd, entry_size * count, table_at)
+    if entry_size < 56 or len(table) < entry_size * count:
+        return None
+    found = []
+    for index in range(count):
+        kind, flags, offset, address, _, in_file, in_memory, _ = struct.unpack_from(
+            "<IIQQQQQQ", table, index * entry_size
+        )
+        if kind != _PT_LOAD or flags & _PF_W:
+            continue
+        if offset == 0:
+            if address != 0:
+                return None  # dladdr's base is then not the load bias
+            continue
+        if in_file != in_memory:
+            return None
+        found.append((offset, address, in_file, flags))
+    return found
+
+
+def _share_code(lib: Any, load_path: Path, own: int, template: int) -> None:
+    """Map the code and read-only data of the copy loaded from ``own`` from ``template``, whence its bytes came.
+
+    Why: glibc tells libraries apart by inode, so every private copy is a
+    file of its own, and each would run its own physical copy of LLVM's code
+    (about 70 MiB of text, 60 of constants). A standby copy swapped in then
+    started on code no cache held, its first compile ~1.7x a warm one. The
+    bytes are the same (the copy was filled from the sealed template, and
+    both are sealed), the segments are never written (relocations go to the
+    writable segment; tests/test_symbols.py checks there are no text
+    relocations), and no thread has run in the copy yet (its first
+    starts with its first call after loading), so mapping the template's
+    pages over the copy's changes nothing but which pages they are. dlclose
+    unmaps the whole range, these mappings with it.
+
+    Raises OSError if a mapping failed (the copy must then never run).
+    """
+    import ctypes
+
+    segments = _code_segments(own)
+    if not segments or segments != _code_segments(template) or os.fstat(own).st_size != os.fstat(template).st_size:
+        return  # not what the template holds (cannot happen): the copy keeps its own pages
+
+    libc, DlInfo = _libc()
+    info = DlInfo()
+    symbol = int(_abi.ffi().cast("uintptr_t", lib.llvmplug_abi_version))
+    if not libc.dladdr(symbol, ctypes.byref(info)) or info.fname != os.fsencode(load_path) or not info.fbase:
+        return  # not found where it was loaded (cannot happen): the copy keeps its own pages
+    import mmap
+
+    page = mmap.PAGESIZE
+    for offset, address, size, flags in segments:
+        start = address - address % page
+        length = -(-(address + size) // page) * page - start
+        prot = (mmap.PROT_READ if flags & _PF_R else 0) | (mmap.PROT_EXEC if flags & _PF_X else 0)
+        at = info.fbase + start
+        got = libc.mmap(at, length, prot, mmap.MAP_PRIVATE | _MAP_FIXED, template, offset - offset % page)
+        if got != at:
+            raise OSError(ctypes.get_errno(), f"mmap at {at:#x}: {os.strerror(ctypes.get_errno())}")
+
+
+_MAP_FIXED = 0x10  # Linux on x86_64 and aarch64 (the generic value); not in the mmap module
+_libc_found: tuple[Any, Any] | None = None
+
+
+def _libc() -> tuple[Any, Any]:
+    """libc with dladdr and mmap declared, and dladdr's Dl_info: made once (ctypes is imported on first use)."""
+    global _libc_found
+    if _libc_found is None:
+        import ctypes
+
+        class DlInfo(ctypes.Structure):
+            _fields_ = [
+                ("fname", ctypes.c_char_p),
+                ("fbase", ctypes.c_void_p),
+                ("sname", ctypes.c_char_p),
+                ("saddr", ctypes.c_void_p),
+            ]
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        _libc_found = libc, DlInfo
+    return _libc_found
 
 
 # -- retiring suspect copies --------------------------------------------------

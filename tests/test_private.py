@@ -130,6 +130,114 @@ print(json.dumps(seen))
     assert result == [1, 1, 2, 2, 1]
 
 
+@linux_only
+def test_copies_run_the_templates_code_pages_and_unmap_them_with_the_copy(arith_ir):
+    # A second copy is a memfd of its own (glibc tells libraries apart by
+    # inode), filled from the template; its code and read-only data are then
+    # mapped from the template itself, so that every copy runs the same
+    # physical pages (a standby swapped in finds them cached). The first
+    # segment (the copy's ELF header and dynamic symbols) and the writable
+    # one stay the copy's own.
+    result = run_python(
+        r"""
+import hashlib, json, os, sys
+from elftools.elf.elffile import ELFFile
+import llvmplug
+from lifecycle_support import loaded_files
+
+def maps():
+    found = []
+    for line in open("/proc/self/maps"):
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6:
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            found.append((low, high, fields[1], int(fields[2], 16), int(fields[4]), fields[5].strip()))
+    return found
+
+def segments(plugin):
+    # Each loaded segment of the copy: where it is mapped from (name, inode, offset).
+    path = str(plugin.loaded_path)
+    base = next(low for low, _, _, offset, _, name in maps() if offset == 0 and name.startswith(path))
+    with open(llvmplug._loader.library_path(), "rb") as stream:
+        loads = [s.header for s in ELFFile(stream).iter_segments() if s.header.p_type == "PT_LOAD"]
+    seen = []
+    for load in loads:
+        at = base + load.p_vaddr
+        low, high, perms, offset, inode, name = next(m for m in maps() if m[0] <= at < m[1])
+        seen.append({"flags": load.p_flags, "from": name.removesuffix(" (deleted)"), "inode": inode,
+                     "offset matches": offset + (at - low) == load.p_offset})
+    return base, base + max(load.p_vaddr + load.p_memsz for load in loads), seen
+
+module = sys.argv[1]
+first, second = llvmplug.Plugin(private=True), llvmplug.Plugin(private=True)
+outputs = [p.compile(module, flags="-O2") for p in (first, second, first, second)]
+paths = {"first": str(first.loaded_path), "second": str(second.loaded_path)}
+template, own = (p._backend._owned["library"].file.fd for p in (first, second))  # noqa: SLF001 - their memfds
+base, end, seen = segments(second)
+# The bytes the shared pages hold are the copy's own bytes (the proof, not only the construction).
+digests = [hashlib.sha256(open(f"/proc/self/fd/{fd}", "rb").read()).hexdigest() for fd in (template, own)]
+second.reload()  # a reload maps the kept memfd again, and shares again
+after_reload = segments(second)[2] == seen
+second.unload()
+left = [m for m in maps() if m[0] < end and m[1] > base and m[5].startswith("/memfd:llvmplug-")]
+print(json.dumps({**paths,
+                  "template inode": os.fstat(template).st_ino, "segments": seen,
+                  "same bytes": digests[0] == digests[1], "same output": len(set(outputs)) == 1,
+                  "after reload": after_reload, "left after unload": left,
+                  "loaded": sorted(n for n in loaded_files() if n.startswith("/memfd:llvmplug-")),
+                  "first still works": first.compile(module, flags="-O2") == outputs[0]}))
+""",
+        arith_ir,
+    )
+    first, second = result["first"], result["second"]
+    assert first != second
+    executable, writable = 1, 2
+    for index, segment in enumerate(result["segments"]):
+        assert segment["offset matches"], segment
+        if index == 0 or segment["flags"] & writable:
+            assert segment["from"] == second, segment  # the copy's own: its header and symbols, its data
+        else:
+            assert segment["from"] == first and segment["inode"] == result["template inode"], segment
+    assert any(s["flags"] & executable and s["from"] == first for s in result["segments"])
+    assert result["same bytes"] and result["same output"] and result["after reload"]
+    assert result["left after unload"] == []  # dlclose unmapped the shared pages with the copy
+    assert result["loaded"] == [first]
+    assert result["first still works"]
+
+
+@linux_only
+def test_a_copy_whose_code_could_not_be_mapped_never_runs_and_says_so(arith_ir):
+    # A mapping that failed half way may have left the copy's code unmapped:
+    # nothing may run in it (not even its shutdown), and the load fails clearly.
+    result = run_python(
+        r"""
+import json, sys
+import llvmplug
+from llvmplug import _loader
+
+first = llvmplug.Plugin(private=True)
+first.compile(sys.argv[1])
+share = _loader._share_code
+def failing(*args):
+    raise OSError(12, "Cannot allocate memory")
+_loader._share_code = failing
+try:
+    llvmplug.Plugin(private=True).compile(sys.argv[1])
+    said = None
+except llvmplug.LibraryLoadError as error:
+    said = str(error)
+_loader._share_code = share
+print(json.dumps({"said": said, "abandoned": len(_loader._abandoned),
+                  "others work": len(first.compile(sys.argv[1])) > 0
+                  and len(llvmplug.Plugin(private=True).compile(sys.argv[1])) > 0}))
+""",
+        arith_ir,
+    )
+    assert result["said"] and "cannot map the code of /memfd:llvmplug-" in result["said"], result
+    assert "Cannot allocate memory" in result["said"]
+    assert result["abandoned"] == 1 and result["others work"]
+
+
 CONCURRENT = r"""
 import hashlib, json, sys, threading, warnings
 import llvmplug

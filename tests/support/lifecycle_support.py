@@ -79,15 +79,23 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None, timeout
 
 
 def mapped(path: Path | str) -> bool:
-    """Whether the file at `path` is mapped into this process."""
-    path = str(path)
+    """Whether a copy of the file at `path` is loaded: its first page (the ELF header) is mapped.
+
+    Only the first page says so: a private copy maps its code from the
+    template memfd (llvmplug/_loader.py, _share_code), so the template's
+    later pages stay mapped while any copy made from it is loaded.
+    """
+    return str(path) in loaded_files()
+
+
+def loaded_files() -> set[str]:
+    """The files of which this process maps the first page (offset 0), without " (deleted)"."""
+    found = set()
     for line in Path("/proc/self/maps").read_text().splitlines():
         fields = line.split(maxsplit=5)
-        if len(fields) == 6:
-            name = fields[5]
-            if name == path or name == path + " (deleted)":
-                return True
-    return False
+        if len(fields) == 6 and int(fields[2], 16) == 0:
+            found.add(fields[5].removesuffix(" (deleted)"))
+    return found
 
 
 def threads() -> set[str]:
