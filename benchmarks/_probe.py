@@ -121,9 +121,18 @@ def memfd_bytes() -> int:
     return sum(sizes.values())
 
 
+def pss_bytes() -> int | None:
+    """Proportional set size (Linux): a page mapped twice, as two copies map their shared code, counts once."""
+    try:
+        with open("/proc/self/smaps_rollup") as rollup:
+            return next(int(line.split()[1]) * 1024 for line in rollup if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return None
+
+
 def copies(module: str, standby: bool) -> dict[str, int | None]:
     plugin = _one_private(module, standby)  # noqa: F841 - measured while loaded
-    return {"rss": rss_bytes(), "memfd": memfd_bytes()}
+    return {"rss": rss_bytes(), "pss": pss_bytes(), "memfd": memfd_bytes()}
 
 
 def floor(number: int, repeat: int) -> dict[str, float]:

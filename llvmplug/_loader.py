@@ -572,20 +572,20 @@ def _share_code(lib: Any, load_path: Path, own: int, template: int) -> None:
     symbol = int(_abi.ffi().cast("uintptr_t", lib.llvmplug_abi_version))
     if not libc.dladdr(symbol, ctypes.byref(info)) or info.fname != os.fsencode(load_path) or not info.fbase:
         return  # not found where it was loaded (cannot happen): the copy keeps its own pages
-    import mmap
-
-    page = mmap.PAGESIZE
+    page = os.sysconf("SC_PAGE_SIZE")
     for offset, address, size, flags in segments:
         start = address - address % page
         length = -(-(address + size) // page) * page - start
-        prot = (mmap.PROT_READ if flags & _PF_R else 0) | (mmap.PROT_EXEC if flags & _PF_X else 0)
+        prot = (_PROT_READ if flags & _PF_R else 0) | (_PROT_EXEC if flags & _PF_X else 0)
         at = info.fbase + start
-        got = libc.mmap(at, length, prot, mmap.MAP_PRIVATE | _MAP_FIXED, template, offset - offset % page)
+        got = libc.mmap(at, length, prot, _MAP_PRIVATE | _MAP_FIXED, template, offset - offset % page)
         if got != at:
             raise OSError(ctypes.get_errno(), f"mmap at {at:#x}: {os.strerror(ctypes.get_errno())}")
 
 
-_MAP_FIXED = 0x10  # Linux on x86_64 and aarch64 (the generic value); not in the mmap module
+# Linux's values on x86_64 and aarch64 (the generic ones). Not from the mmap
+# module: a confined worker replacing a poisoned copy can import no module file.
+_PROT_READ, _PROT_EXEC, _MAP_PRIVATE, _MAP_FIXED = 0x1, 0x4, 0x02, 0x10
 _libc_found: tuple[Any, Any] | None = None
 
 

@@ -154,10 +154,12 @@ def main() -> None:
         if config["sandbox"]:
             if sys.platform.startswith("linux"):
                 # Imported on first use by the loader when a poisoned copy is
-                # replaced (llvmplug/_loader.py); after confinement no module
-                # file can be read.
+                # replaced (llvmplug/_loader.py: a memfd filled, sealed, and
+                # its code mapped from the template); after confinement no
+                # module file can be read.
                 import ctypes  # noqa: F401
                 import fcntl  # noqa: F401
+                import struct  # noqa: F401
             # Imported on first use by a watched call (progress), by the
             # first log record (_log) and by the first report read as JSON
             # (timings, progress, the confinement's own): the same reason.
