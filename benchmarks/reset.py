@@ -181,9 +181,14 @@ def _spare(memory: dict[str, Any], what: str) -> float:
     return memory["standby"][what] - memory["plain"][what]
 
 
+def _has_pss(memory: dict[str, Any]) -> bool:
+    """Whether both probes measured the proportional set size (Linux)."""
+    return memory["plain"].get("pss") is not None and memory["standby"].get("pss") is not None
+
+
 def _proportional(memory: dict[str, Any]) -> str:
     """What the spare copy adds to the proportional set size, where measured."""
-    if memory["plain"].get("pss") is None or memory["standby"].get("pss") is None:
+    if not _has_pss(memory):
         return ""
     return f" (proportionally {mib(_spare(memory, 'pss'))}: the code pages both copies map count once)"
 
@@ -246,13 +251,9 @@ def markdown(result: dict[str, Any]) -> str:
     rows = [[name, ms(s["median"]), ms(s["p95"]), ratio(first[FRESH]["median"], s["median"]),
              ms(ready[name]["median"]) if name in ready else "n/a"] for name, s in first.items()]
     if memory:
-        def pss(m: dict[str, Any], spare: bool) -> str:
-            if not _proportional(m):
-                return "n/a"
-            return mib(_spare(m, "pss") if spare else m["plain"]["pss"])
-
         memory_rows = [[f"one private Plugin{', previous design' if design == 'previous' else ''}",
-                        mib(m["plain"]["rss"]), mib(_spare(m, "rss")), pss(m, False), pss(m, True),
+                        mib(m["plain"]["rss"]), mib(_spare(m, "rss")),
+                        *((mib(m["plain"]["pss"]), mib(_spare(m, "pss"))) if _has_pss(m) else ("n/a", "n/a")),
                         mib(m["plain"]["memfd"]), mib(_spare(m, "memfd"))]
                        for design, m in memory.items()]
         memory_part = ["Memory (fresh interpreters, one private Plugin that compiled; a copy's memfd holds the whole "

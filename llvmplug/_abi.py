@@ -68,14 +68,22 @@ def ffi() -> Any:
     return _ffi
 
 
+def previous_load() -> bool:
+    """LLVMPLUG_PREVIOUS_LOAD=1: load as before issue 27 (csrc/runtime/runtime.h), for the benchmarks.
+
+    A process parses the header instead of reading the compiled declarations,
+    and every private copy is a memfd of its own, running its own pages.
+    """
+    return os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0")
+
+
 def _build_ffi() -> Any:
     try:
         text = HEADER.read_text(encoding="utf-8")
     except OSError as error:
         raise errors.LibraryLoadError(missing_message(HEADER)) from error
     cdef = cdef_source(text)
-    # LLVMPLUG_PREVIOUS_LOAD=1: start as before issue 27 (csrc/runtime/runtime.h), for the benchmarks.
-    compiled = None if os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0") else _compiled_ffi(cdef)
+    compiled = None if previous_load() else _compiled_ffi(cdef)
     if compiled is not None:
         return compiled
     import cffi  # parsing the declarations: about 15 ms

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import struct
 import sys
 import threading
 import time
@@ -201,14 +202,9 @@ def _template(source: Path) -> tuple[int, str, str | None]:
         return fd, name, expected
 
 
-def _previous_load() -> bool:
-    """Load as before issue 27 (csrc/runtime/runtime.h), for the benchmarks: every copy a memfd of its own."""
-    return os.environ.get("LLVMPLUG_PREVIOUS_LOAD", "0") not in ("", "0")
-
-
 def _take_template(source: Path) -> bool:
     """Take the template of ``source`` to load a copy from, if no PrivateFile has it."""
-    if _previous_load():
+    if _abi.previous_load():
         return False
     with _template_lock:
         if source in _templates_taken:
@@ -246,7 +242,7 @@ class PrivateFile:
             else:
                 name = f"llvmplug-{next(_copy_numbers)}"
                 fd = _sealed_memfd(name, template, os.fstat(template).st_size)
-                self.code_from = None if _previous_load() else template
+                self.code_from = None if _abi.previous_load() else template
             self.fd = fd
             self.load_path = Path(f"/proc/self/fd/{fd}")
             # What /proc/self/maps shows for the mapping, minus " (deleted)".
@@ -277,12 +273,7 @@ class PrivateFile:
         Asked with dlopen(RTLD_NOLOAD) through libc itself: cffi and ctypes
         read dlerror() when it returns NULL, and RTLD_NOLOAD sets none.
         """
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        libc.dlopen.restype = ctypes.c_void_p
-        libc.dlopen.argtypes = [ctypes.c_char_p, ctypes.c_int]
-        libc.dlclose.argtypes = [ctypes.c_void_p]
+        libc, _ = _libc()
         handle = libc.dlopen(os.fsencode(self.load_path), os.RTLD_NOLOAD | os.RTLD_LAZY)
         if not handle:
             return False
@@ -406,9 +397,9 @@ class Library:
         except BaseException:
             self._release(keep_file=False)
             raise
-        if self.file is not None and self.file.fd is not None and self.file.code_from is not None:
+        if self.file is not None and self.file.code_from is not None:
             try:
-                _share_code(self.lib, self.file.load_path, self.file.fd, self.file.code_from)
+                _share_code(self.lib, self.file.load_path, self.file.code_from)
             except OSError as error:
                 # Its code may be half replaced: nothing may run in it, not even its shutdown.
                 self.abandon()
@@ -517,8 +508,6 @@ def _code_segments(fd: int) -> list[tuple[int, int, int, int]] | None:
     the loader and dlsym read) stays the copy's own, and names it in
     /proc/self/maps; what is shared is where LLVM's code and constants are.
     """
-    import struct
-
     header = os.pread(fd, 64, 0)
     if len(header) < 64 or header[:4] != b"\x7fELF" or header[4:6] != b"\x02\x01":
         return None
@@ -544,8 +533,8 @@ def _code_segments(fd: int) -> list[tuple[int, int, int, int]] | None:
     return found
 
 
-def _share_code(lib: Any, load_path: Path, own: int, template: int) -> None:
-    """Map the code and read-only data of the copy loaded from ``own`` from ``template``, whence its bytes came.
+def _share_code(lib: Any, load_path: Path, template: int) -> None:
+    """Map the code and read-only data of the copy loaded from ``load_path`` from ``template``, whence its bytes came.
 
     Why: glibc tells libraries apart by inode, so every private copy is a
     file of its own, and each would run its own physical copy of LLVM's code
@@ -563,9 +552,9 @@ def _share_code(lib: Any, load_path: Path, own: int, template: int) -> None:
     """
     import ctypes
 
-    segments = _code_segments(own)
-    if not segments or segments != _code_segments(template) or os.fstat(own).st_size != os.fstat(template).st_size:
-        return  # not what the template holds (cannot happen): the copy keeps its own pages
+    segments = _code_segments(template)
+    if not segments:
+        return  # not an ELF file this knows: the copy keeps its own pages
 
     libc, DlInfo = _libc()
     info = DlInfo()
@@ -590,7 +579,7 @@ _libc_found: tuple[Any, Any] | None = None
 
 
 def _libc() -> tuple[Any, Any]:
-    """libc with dladdr and mmap declared, and dladdr's Dl_info: made once (ctypes is imported on first use)."""
+    """libc with dlopen, dlclose, dladdr and mmap declared, and dladdr's Dl_info: made once, on first use."""
     global _libc_found
     if _libc_found is None:
         import ctypes
@@ -604,6 +593,9 @@ def _libc() -> tuple[Any, Any]:
             ]
 
         libc = ctypes.CDLL(None, use_errno=True)
+        libc.dlopen.restype = ctypes.c_void_p
+        libc.dlopen.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        libc.dlclose.argtypes = [ctypes.c_void_p]
         libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
         libc.mmap.restype = ctypes.c_void_p
         libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]

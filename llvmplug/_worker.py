@@ -159,7 +159,6 @@ def main() -> None:
                 # module file can be read.
                 import ctypes  # noqa: F401
                 import fcntl  # noqa: F401
-                import struct  # noqa: F401
             # Imported on first use by a watched call (progress), by the
             # first log record (_log) and by the first report read as JSON
             # (timings, progress, the confinement's own): the same reason.
